@@ -1,0 +1,66 @@
+// 64-bit square sets and the few bit tricks the engine needs.
+#pragma once
+
+#include "khun/types.h"
+
+#include <cstdint>
+#include <string>
+
+#if defined(KHUN_USE_PEXT)
+#include <immintrin.h>
+#endif
+
+namespace khun {
+
+using Bitboard = uint64_t;
+
+constexpr Bitboard FileABB = 0x0101010101010101ULL;
+constexpr Bitboard FileHBB = FileABB << 7;
+constexpr Bitboard Rank1BB = 0xFFULL;
+constexpr Bitboard Rank8BB = Rank1BB << 56;
+
+constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
+constexpr Bitboard file_bb(File f) { return FileABB << f; }
+constexpr Bitboard rank_bb(Rank r) { return Rank1BB << (8 * r); }
+constexpr Bitboard file_bb(Square s) { return file_bb(file_of(s)); }
+constexpr Bitboard rank_bb(Square s) { return rank_bb(rank_of(s)); }
+
+template <Direction D>
+constexpr Bitboard shift(Bitboard b) {
+    return D == NORTH ? b << 8
+         : D == SOUTH ? b >> 8
+         : D == EAST  ? (b & ~FileHBB) << 1
+         : D == WEST  ? (b & ~FileABB) >> 1
+                      : 0;
+}
+
+// The ranks from c's 1st up to (relative) rank r inclusive.
+constexpr Bitboard promotion_zone(Color c, Rank r) {
+    Bitboard b = 0;
+    for (int i = r; i < 8; ++i) b |= rank_bb(relative_rank(c, Rank(i)));
+    return b;
+}
+
+inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
+inline Square lsb(Bitboard b) { return Square(__builtin_ctzll(b)); }
+inline Square pop_lsb(Bitboard& b) {
+    Square s = lsb(b);
+    b &= b - 1;
+    return s;
+}
+constexpr bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
+
+inline Bitboard pext(Bitboard b, Bitboard mask) {
+#if defined(KHUN_USE_PEXT)
+    return _pext_u64(b, mask);
+#else
+    (void)b;
+    (void)mask;
+    return 0;
+#endif
+}
+
+// For `d`: an 8x8 picture of a set, rank 8 on top.
+std::string pretty(Bitboard b);
+
+} // namespace khun

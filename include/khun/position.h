@@ -1,0 +1,155 @@
+// A Makruk position: placement, side to move, Zobrist key, the counting state, and the
+// chain of StateInfo records that makes unmake cheap and repetition detectable.
+#pragma once
+
+#include "khun/attacks.h"
+#include "khun/bitboard.h"
+#include "khun/types.h"
+#include "khun/variant.h"
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace khun {
+
+namespace zobrist {
+extern Key psq[PIECE_NB][SQUARE_NB];
+extern Key side;
+} // namespace zobrist
+
+// What a move changes that cannot be recomputed cheaply when it is taken back.
+struct StateInfo {
+    // Copied from the previous state by do_move.
+    int rule50;        // plies since the last capture or pawn move
+    int pliesFromNull; // plies since the last null move (bounds repetition search)
+    int countLimit;    // counting limit in plies; 0 when no count runs
+    int countPly;      // counting ply
+    // Recomputed by do_move.
+    Key key;
+    Bitboard checkers;
+    Piece captured;
+    Move move;
+    StateInfo* previous;
+};
+
+// Why the game is over, if it is.
+enum class Outcome {
+    None,
+    Checkmate,   // the side to move is mated
+    Stalemate,   // draw
+    CountingDraw,
+    Repetition,  // threefold (or, inside the search, a repeat after the root)
+};
+
+const char* outcome_name(Outcome o);
+inline bool is_draw(Outcome o) { return o != Outcome::None && o != Outcome::Checkmate; }
+
+class Position {
+  public:
+    static void init(); // attack tables and Zobrist keys; idempotent
+
+    Position() = default;
+    Position(const Position&) = delete;
+    Position& operator=(const Position&) = delete;
+
+    // Parses a FEN into this position. On error returns the reason and leaves this
+    // position exactly as it was.
+    std::optional<std::string> set(const std::string& fen, const Variant& v, StateInfo* si);
+    // Copies `other` into this position with a fresh state record `si` (for threads).
+    void copy_from(const Position& other, StateInfo* si);
+    std::string fen() const;
+
+    // Placement
+    Bitboard pieces() const { return byColor[WHITE] | byColor[BLACK]; }
+    Bitboard pieces(Color c) const { return byColor[c]; }
+    Bitboard pieces(PieceType pt) const { return byType[pt]; }
+    Bitboard pieces(Color c, PieceType pt) const { return byColor[c] & byType[pt]; }
+    Bitboard pieces(PieceType a, PieceType b) const { return byType[a] | byType[b]; }
+    Piece piece_on(Square s) const { return board[s]; }
+    bool empty(Square s) const { return board[s] == NO_PIECE; }
+    Square king_square(Color c) const { return lsb(pieces(c, KING)); }
+    int count(Color c) const { return popcount(byColor[c]); }
+    int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
+    int count(PieceType pt) const { return popcount(byType[pt]); }
+    Color side_to_move() const { return sideToMove; }
+    const Variant& variant() const { return *var; }
+
+    // State
+    Key key() const { return st->key; }
+    Bitboard checkers() const { return st->checkers; }
+    bool in_check() const { return st->checkers != 0; }
+    int rule50() const { return st->rule50; }
+    int count_limit() const { return st->countLimit; }
+    int count_ply() const { return st->countPly; }
+    int game_ply() const { return gamePly; }
+    Piece captured_piece() const { return st->captured; }
+    Move last_move() const { return st->move; }
+    const StateInfo* state() const { return st; }
+
+    // Attacks
+    Bitboard attackers_to(Square s, Bitboard occupied) const;
+    Bitboard attackers_to(Square s, Color c, Bitboard occupied) const {
+        return attackers_to(s, occupied) & byColor[c];
+    }
+    // Our pieces that alone stand between our king and an enemy rook.
+    Bitboard pinned(Color us) const;
+
+    // Moves
+    bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
+    bool is_capture(Move m) const { return board[m.to()] != NO_PIECE; }
+    bool gives_check(Move m) const;
+    void do_move(Move m, StateInfo& newSt);
+    void undo_move(Move m);
+    void do_null_move(StateInfo& newSt);
+    void undo_null_move();
+
+    // Game end. `ply` is the distance from the search root: a position that repeats one
+    // already seen after the root counts as a draw at once, otherwise it takes three.
+    Outcome outcome(int ply = 0) const;
+    // The draws of outcome() that need no move generation unless the side to move is in
+    // check (so the search can call it at every node).
+    bool is_draw(int ply) const;
+    bool is_repetition(int ply) const;
+    bool counting_expired() const { return st->countLimit && st->countPly > st->countLimit; }
+    // The count limit (in moves, 0 = none) the side c would get; RULES.md countLimit().
+    int counting_limit_for(Color c) const;
+
+    // Pretty board with the `d` lines (Fen, Key, Checkers).
+    std::string pretty() const;
+
+    bool is_ok(std::string* why = nullptr) const; // internal consistency, for tests
+
+  private:
+    void put_piece(Piece pc, Square s);
+    void remove_piece(Square s);
+    void move_piece(Square from, Square to);
+    void update_counting(Piece captured, bool promotion);
+    Key compute_key() const;
+
+    Piece board[SQUARE_NB] = {};
+    Bitboard byType[PIECE_TYPE_NB] = {};
+    Bitboard byColor[COLOR_NB] = {};
+    Color sideToMove = WHITE;
+    int gamePly = 0;
+    StateInfo* st = nullptr;
+    const Variant* var = nullptr;
+};
+
+// A Position together with the records of the moves that led to it, as the protocol
+// keeps a game. Replacing it happens as a whole or not at all.
+struct Game {
+    Position pos;
+    std::deque<StateInfo> states;
+
+    // Sets up `fen` then plays `moves` (UCI strings); nullptr and `error` set on failure,
+    // so a caller replaces its game only with one that is whole.
+    static std::unique_ptr<Game> make(const std::string& fen,
+                                      const std::vector<std::string>& moves, const Variant& v,
+                                      std::string& error);
+    void play(Move m);
+};
+
+} // namespace khun

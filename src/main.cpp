@@ -1,0 +1,60 @@
+// Entry point: the protocol loop by default, or a tool named on the command line.
+#include "khun/engine.h"
+#include "khun/perft.h"
+#include "khun/uci.h"
+
+#include <iostream>
+#include <string>
+
+namespace {
+
+const char* Help = R"(Khun, a Makruk (Thai chess) engine.
+
+Usage:
+  khun                  speak UCI on stdin/stdout (what GUIs and match runners run)
+  khun perft N [FEN]    count the legal move sequences of length N, per root move
+  khun --help           this text
+  khun --version        the version
+)";
+
+int perft_cmd(int argc, char** argv) {
+    using namespace khun;
+    Engine engine;
+    int depth = argc > 2 ? std::atoi(argv[2]) : 0;
+    if (depth < 1 || depth > 30) {
+        std::cerr << "khun perft: depth must be a number from 1 to 30\n";
+        return 2;
+    }
+    std::string fen;
+    for (int i = 3; i < argc; ++i) fen += (fen.empty() ? "" : " ") + std::string(argv[i]);
+    if (auto err = engine.set_position(fen, {})) {
+        std::cerr << "khun perft: " << *err << "\n";
+        return 2;
+    }
+    std::cout << perft_report(engine.position(), depth);
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    std::string cmd = argc > 1 ? argv[1] : "";
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        std::cout << Help;
+        return 0;
+    }
+    if (cmd == "--version") {
+        std::cout << "Khun " << KHUN_VERSION << "\n";
+        return 0;
+    }
+    if (cmd == "perft") return perft_cmd(argc, argv);
+    if (!cmd.empty()) {
+        std::cerr << "khun: unknown command '" << cmd << "'\n" << Help;
+        return 2;
+    }
+    khun::Engine engine;
+    khun::Uci uci(engine, std::cout);
+    uci.loop(std::cin);
+    return 0;
+}
