@@ -32,20 +32,6 @@ struct CountSink {
     void add_pawns(Bitboard to, int, MoveKind) { n += popcount(to); }
 };
 
-// Is square s attacked by `them`, with `occupied` as the blockers? Used for king moves,
-// where occupied excludes our king so that a rook's ray runs on through it.
-template <Color Them>
-inline bool attacked_by(const Position& pos, Square s, Bitboard occupied) {
-    constexpr Color Us = ~Them;
-    return (attacks::pawn(Us, s) & pos.pieces(Them, PAWN)) ||
-           (attacks::knight(s) & pos.pieces(Them, KNIGHT)) ||
-           (attacks::met(s) & pos.pieces(Them, MET)) ||
-           (attacks::khon(Us, s) & pos.pieces(Them, KHON)) ||
-           (attacks::king(s) & pos.pieces(Them, KING)) ||
-           (attacks::rook(s, occupied) & pos.pieces(Them, ROOK)) ||
-           (pos.pieces(Them, AIWOK) && (attacks::aiwok(s, occupied) & pos.pieces(Them, AIWOK)));
-}
-
 template <Color Us, GenType T, class Sink>
 void generate_all(const Position& pos, Sink& out) {
     constexpr Color Them = ~Us;
@@ -60,14 +46,18 @@ void generate_all(const Position& pos, Sink& out) {
     const Bitboard kinds = T == CAPTURES ? theirs : T == QUIETS ? ~occupied : ~ours;
 
     // King: every target that no enemy piece attacks once the king has left its square.
-    {
-        Bitboard b = attacks::king(ksq) & kinds, ok = 0;
+    if (Bitboard b = attacks::king(ksq) & kinds) {
         const Bitboard occ = occupied ^ square_bb(ksq);
-        while (b) {
-            Square s = pop_lsb(b);
-            if (!attacked_by<Them>(pos, s, occ)) ok |= square_bb(s);
-        }
-        out.add(ksq, ok);
+        const Bitboard pawns = pos.pieces(Them, PAWN);
+        Bitboard danger = Them == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
+                                        : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
+        danger |= attacks::king(pos.king_square(Them));
+        for (Bitboard p = pos.pieces(Them, KNIGHT); p;) danger |= attacks::knight(pop_lsb(p));
+        for (Bitboard p = pos.pieces(Them, MET); p;) danger |= attacks::met(pop_lsb(p));
+        for (Bitboard p = pos.pieces(Them, KHON); p;) danger |= attacks::khon(Them, pop_lsb(p));
+        for (Bitboard p = pos.pieces(Them, ROOK); p;) danger |= attacks::rook(pop_lsb(p), occ);
+        for (Bitboard p = pos.pieces(Them, AIWOK); p;) danger |= attacks::aiwok(pop_lsb(p), occ);
+        out.add(ksq, b & ~danger);
     }
     if (more_than_one(checkers)) return;
 

@@ -358,7 +358,12 @@ void Position::do_move(Move m, StateInfo& newSt) {
     sideToMove = them;
     ++gamePly;
     if (var->counting != CountingRule::None) update_counting(captured, m.is_promotion());
-    st->checkers = attackers_to(king_square(them), pieces()) & byColor[us];
+    // Only a rook slides, so a check comes from the moved piece or along a rook's line.
+    const Square ksq = king_square(them);
+    const Piece moved = board[to];
+    st->checkers = attacks::rook(ksq, pieces()) & (pieces(us, ROOK) | pieces(us, AIWOK));
+    if (type_of(moved) != ROOK && (attacks::of(type_of(moved), us, to, pieces()) & square_bb(ksq)))
+        st->checkers |= square_bb(to);
 }
 
 void Position::undo_move(Move m) {

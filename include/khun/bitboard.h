@@ -34,11 +34,9 @@ constexpr Bitboard shift(Bitboard b) {
                       : 0;
 }
 
-// The ranks from c's 1st up to (relative) rank r inclusive.
+// The ranks from c's (relative) rank r up to its last rank.
 constexpr Bitboard promotion_zone(Color c, Rank r) {
-    Bitboard b = 0;
-    for (int i = r; i < 8; ++i) b |= rank_bb(relative_rank(c, Rank(i)));
-    return b;
+    return c == WHITE ? ~Bitboard(0) << (8 * r) : ~Bitboard(0) >> (8 * r);
 }
 
 inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
