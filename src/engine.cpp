@@ -1,13 +1,57 @@
 #include "khun/engine.h"
 
+#include "khun/movegen.h"
+
+#include <algorithm>
+#include <cctype>
+
 namespace khun {
 
-Engine::Engine() : var(&default_variant()) {
+namespace {
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+std::optional<long long> parse_int(const std::string& s) {
+    if (s.empty() || s.size() > 18) return std::nullopt;
+    size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
+    if (i == s.size()) return std::nullopt;
+    long long v = 0;
+    for (; i < s.size(); ++i) {
+        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
+        v = v * 10 + (s[i] - '0');
+    }
+    return s[0] == '-' ? -v : v;
+}
+
+} // namespace
+
+Engine::Engine() : var(&default_variant()), searcher(std::make_unique<search::Searcher>(tt)) {
     Position::init();
+    using T = EngineOption::Type;
+    opts = {
+        {"Threads", T::Spin, "1", 1, 512, {}, ""},
+        {"Hash", T::Spin, "16", 1, 1 << 20, {}, ""},
+        {"Clear Hash", T::Button, "", 0, 0, {}, ""},
+        {"Ponder", T::Check, "false", 0, 0, {}, ""},
+        {"MultiPV", T::Spin, "1", 1, 500, {}, ""},
+        {"Move Overhead", T::Spin, "10", 0, 5000, {}, ""},
+        {"UCI_Chess960", T::Check, "false", 0, 0, {}, ""},
+        {"UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(), ""},
+    };
+    for (auto& o : opts) o.value = o.defaultValue;
     set_variant(*var);
 }
 
+Engine::~Engine() {
+    stop();
+    wait();
+}
+
 void Engine::set_variant(const Variant& v) {
+    wait();
     var = &v;
     std::string err;
     game = Game::make(v.startFen, {}, v, err);
@@ -15,11 +59,118 @@ void Engine::set_variant(const Variant& v) {
 
 std::optional<std::string> Engine::set_position(const std::string& fen,
                                                 const std::vector<std::string>& moves) {
+    // The search reads the game's state chain: never replace it under a running search.
+    stop();
+    wait();
     std::string err;
     auto g = Game::make(fen.empty() ? var->startFen : fen, moves, *var, err);
     if (!g) return err;
     game = std::move(g);
     return std::nullopt;
+}
+
+std::string Engine::option(const std::string& name) const {
+    for (auto& o : opts)
+        if (lower(o.name) == lower(name)) return o.value;
+    return "";
+}
+
+OptionResult Engine::set_option(const std::string& name, const std::string& value) {
+    OptionResult r;
+    auto it = std::find_if(opts.begin(), opts.end(),
+                           [&](const EngineOption& o) { return lower(o.name) == lower(name); });
+    if (it == opts.end()) {
+        r.note = "unknown option '" + name + "' ignored";
+        return r;
+    }
+    EngineOption& o = *it;
+    std::string v = value;
+    switch (o.type) {
+    case EngineOption::Type::Spin: {
+        auto n = parse_int(value);
+        if (!n) {
+            r.error = "option '" + o.name + "' needs a number from " + std::to_string(o.min) +
+                      " to " + std::to_string(o.max) + ", not '" + value + "'";
+            return r;
+        }
+        long long c = std::clamp(*n, o.min, o.max);
+        if (c != *n)
+            r.note = "option '" + o.name + "' value " + value + " clamped to " + std::to_string(c);
+        v = std::to_string(c);
+        break;
+    }
+    case EngineOption::Type::Check:
+        v = lower(value);
+        if (v != "true" && v != "false") {
+            r.error = "option '" + o.name + "' needs true or false, not '" + value + "'";
+            return r;
+        }
+        break;
+    case EngineOption::Type::Combo: {
+        auto m = std::find_if(o.vars.begin(), o.vars.end(),
+                              [&](const std::string& x) { return lower(x) == lower(value); });
+        if (m == o.vars.end()) {
+            r.error = "option '" + o.name + "' has no value '" + value + "'";
+            return r;
+        }
+        v = *m;
+        break;
+    }
+    default: break;
+    }
+
+    if (o.name == "Hash" || o.name == "Clear Hash" || o.name == "Threads" ||
+        o.name == "UCI_Variant") {
+        stop();
+        wait();
+    }
+    if (o.name == "Hash") {
+        if (!tt.resize(size_t(std::stoll(v)))) {
+            r.error = "cannot allocate " + v + " MB for the hash table; keeping " +
+                      std::to_string(tt.size_mb()) + " MB";
+            return r;
+        }
+    } else if (o.name == "Clear Hash") {
+        tt.clear();
+    } else if (o.name == "UCI_Variant") {
+        set_variant(*find_variant(v));
+    } else if (o.name == "UCI_Chess960" && v == "true") {
+        r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
+    }
+    o.value = v;
+    return r;
+}
+
+void Engine::go(search::Limits limits, search::Listener listener) {
+    stop();
+    wait();
+    search::Options so;
+    so.threads = std::stoi(option("Threads"));
+    so.multiPV = std::stoi(option("MultiPV"));
+    so.moveOverhead = std::stoi(option("Move Overhead"));
+    searcher->start(game->pos, limits, so, std::move(listener));
+}
+
+void Engine::stop() { searcher->stop(); }
+void Engine::ponderhit() { searcher->ponderhit(); }
+void Engine::wait() { searcher->wait(); }
+
+void Engine::new_game() {
+    stop();
+    wait();
+    tt.clear();
+    searcher->clear();
+}
+
+uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listener listener) {
+    if (auto err = set_position(fen, {})) return 0;
+    search::Limits limits;
+    limits.depth = depth;
+    limits.start = now();
+    uint64_t before = 0;
+    go(limits, std::move(listener));
+    wait();
+    return searcher->nodes() - before;
 }
 
 } // namespace khun

@@ -1,4 +1,5 @@
 // Entry point: the protocol loop by default, or a tool named on the command line.
+#include "khun/bench.h"
 #include "khun/engine.h"
 #include "khun/perft.h"
 #include "khun/uci.h"
@@ -13,6 +14,9 @@ const char* Help = R"(Khun, a Makruk (Thai chess) engine.
 Usage:
   khun                  speak UCI on stdin/stdout (what GUIs and match runners run)
   khun perft N [FEN]    count the legal move sequences of length N, per root move
+  khun bench [hash] [threads] [depth]
+                        search the built-in positions to a fixed depth (default 16 1 13)
+                        and print the node count: the build's signature
   khun --help           this text
   khun --version        the version
 )";
@@ -49,6 +53,14 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "perft") return perft_cmd(argc, argv);
+    if (cmd == "bench") {
+        khun::Engine engine;
+        khun::Uci uci(engine, std::cout);
+        std::string line = "bench";
+        for (int i = 2; i < argc; ++i) line += " " + std::string(argv[i]);
+        uci.command(line);
+        return 0;
+    }
     if (!cmd.empty()) {
         std::cerr << "khun: unknown command '" << cmd << "'\n" << Help;
         return 2;

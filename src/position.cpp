@@ -11,6 +11,7 @@ namespace khun {
 namespace zobrist {
 Key psq[PIECE_NB][SQUARE_NB];
 Key side;
+Key countLeft[1024];
 } // namespace zobrist
 
 const char* outcome_name(Outcome o) {
@@ -34,6 +35,7 @@ void Position::init() {
     for (auto& row : zobrist::psq)
         for (Key& k : row) k = next();
     zobrist::side = next();
+    for (Key& k : zobrist::countLeft) k = next();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 // The one facade the protocol dialects talk to: the game being played, the options, and
-// (from the search layer) the search control. Dialects only parse text and print replies.
+// the search control. Dialects only parse text and print replies.
 #pragma once
 
 #include "khun/position.h"
+#include "khun/search.h"
+#include "khun/tt.h"
 #include "khun/variant.h"
 
 #include <memory>
@@ -12,9 +14,27 @@
 
 namespace khun {
 
+// One engine option as UCI describes it.
+struct EngineOption {
+    enum class Type { Spin, Check, Combo, Button, String };
+    std::string name;
+    Type type;
+    std::string defaultValue;
+    long long min = 0, max = 0;
+    std::vector<std::string> vars;
+    std::string value;
+};
+
+// The outcome of setoption: an error (value ignored), a note (value adjusted), or neither.
+struct OptionResult {
+    std::optional<std::string> error;
+    std::optional<std::string> note;
+};
+
 class Engine {
   public:
     Engine();
+    ~Engine();
 
     const Variant& variant() const { return *var; }
     // Switches game; the position becomes that game's start position.
@@ -27,9 +47,28 @@ class Engine {
     Position& position() { return game->pos; }
     const Position& position() const { return game->pos; }
 
+    // Options
+    const std::vector<EngineOption>& options() const { return opts; }
+    OptionResult set_option(const std::string& name, const std::string& value);
+    std::string option(const std::string& name) const;
+
+    // Search control. go() returns at once; the listener gets info lines and one bestmove.
+    void go(search::Limits limits, search::Listener listener);
+    void stop();
+    void ponderhit();
+    void wait();
+    bool searching() const { return searcher->searching(); }
+    void new_game();
+
+    // Fixed-depth search of a position, blocking; for bench and tests. Returns nodes.
+    uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
+
   private:
     const Variant* var;
     std::unique_ptr<Game> game;
+    std::vector<EngineOption> opts;
+    TranspositionTable tt;
+    std::unique_ptr<search::Searcher> searcher;
 };
 
 } // namespace khun

@@ -18,6 +18,7 @@ namespace khun {
 namespace zobrist {
 extern Key psq[PIECE_NB][SQUARE_NB];
 extern Key side;
+extern Key countLeft[1024];
 } // namespace zobrist
 
 // What a move changes that cannot be recomputed cheaply when it is taken back.
@@ -79,6 +80,13 @@ class Position {
 
     // State
     Key key() const { return st->key; }
+    // The key the search caches results under: with a count running, the plies it has
+    // left decide the result, so they are part of what makes two positions the same.
+    Key search_key() const {
+        if (!st->countLimit) return st->key;
+        int left = st->countLimit - st->countPly;
+        return st->key ^ zobrist::countLeft[left < 0 ? 0 : left > 1023 ? 1023 : left];
+    }
     Bitboard checkers() const { return st->checkers; }
     bool in_check() const { return st->checkers != 0; }
     int rule50() const { return st->rule50; }

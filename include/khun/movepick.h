@@ -1,0 +1,58 @@
+// Move ordering: which legal move to try next. Good moves first make alpha-beta cut
+// early; the order is TT move, winning captures and promotions, killers, counter-move,
+// quiet moves by history, then losing captures.
+#pragma once
+
+#include "khun/movegen.h"
+#include "khun/position.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace khun {
+
+// Static exchange evaluation: does the capture sequence on m's target square gain at
+// least `threshold` for the mover?
+bool see_ge(const Position& pos, Move m, int threshold);
+
+// Quiet-move statistics shared by one search thread's nodes.
+struct History {
+    int16_t butterfly[COLOR_NB][SQUARE_NB * SQUARE_NB];
+    Move counter[PIECE_NB][SQUARE_NB];
+
+    void clear() {
+        std::memset(butterfly, 0, sizeof butterfly);
+        for (auto& row : counter)
+            for (Move& m : row) m = Move::none();
+    }
+    int get(Color c, Move m) const { return butterfly[c][m.raw() & 4095]; }
+    void update(Color c, Move m, int bonus) {
+        int16_t& e = butterfly[c][m.raw() & 4095];
+        int clamped = bonus > 8000 ? 8000 : bonus < -8000 ? -8000 : bonus;
+        e = int16_t(e + clamped - e * (clamped < 0 ? -clamped : clamped) / 8192);
+    }
+};
+
+class MovePicker {
+  public:
+    // Main search: all legal moves. `killers` holds two, `counter` may be none.
+    MovePicker(const Position& pos, Move ttMove, const History& hist, const Move* killers,
+               Move counter);
+    // Quiescence: captures and promotions, or every evasion when in check.
+    MovePicker(const Position& pos, Move ttMove, const History& hist);
+
+    // The next move, or Move::none() when exhausted.
+    Move next();
+    int size() const { return int(end - moves); }
+
+  private:
+    void score(const Position& pos, Move ttMove, const History& hist, const Move* killers,
+               Move counter);
+
+    Move moves[MAX_MOVES];
+    int scores[MAX_MOVES];
+    Move* cur = moves;
+    Move* end = moves;
+};
+
+} // namespace khun

@@ -1,0 +1,67 @@
+// The transposition table: a shared, lock-free cache of search results. Each entry is
+// two 64-bit atomics with the key stored XOR the data, so a torn write from another
+// thread reads back as a miss rather than as a wrong result.
+#pragma once
+
+#include "khun/types.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace khun {
+
+enum Bound : uint8_t { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 3 };
+
+struct TTData {
+    Move move;
+    Value value;
+    Value eval;
+    int depth;
+    Bound bound;
+    bool pv;
+};
+
+class TranspositionTable {
+  public:
+    TranspositionTable() { resize(16); }
+    // Size in MiB; clears the table. Returns false (keeping the old table) when the
+    // memory cannot be had.
+    bool resize(size_t mb);
+    void clear();
+    void new_search() { generation = uint8_t(generation + 1); }
+    // Fills `out` and returns true on a hit.
+    bool probe(Key key, TTData& out) const;
+    void store(Key key, Value value, bool pv, Bound b, int depth, Move m, Value eval);
+    int hashfull() const; // per mille of entries from the current search
+    size_t size_mb() const { return sizeMb; }
+    void prefetch(Key key) const { __builtin_prefetch(&clusters[index(key)]); }
+
+  private:
+    struct Entry {
+        std::atomic<uint64_t> keyXorData{0};
+        std::atomic<uint64_t> data{0};
+    };
+    static constexpr int ClusterSize = 4;
+    struct alignas(64) Cluster {
+        Entry entry[ClusterSize];
+    };
+    size_t index(Key key) const { return size_t((unsigned __int128)key * clusterCount >> 64); }
+
+    std::unique_ptr<Cluster[]> clusters;
+    size_t clusterCount = 0;
+    size_t sizeMb = 0;
+    uint8_t generation = 0;
+};
+
+// Mate scores are stored relative to the node, not the root.
+inline Value value_to_tt(Value v, int ply) {
+    return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+}
+inline Value value_from_tt(Value v, int ply) {
+    if (v == VALUE_NONE) return VALUE_NONE;
+    return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
+}
+
+} // namespace khun

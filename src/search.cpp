@@ -1,0 +1,587 @@
+#include "khun/search.h"
+
+#include "khun/evaluate.h"
+#include "khun/movegen.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace khun {
+namespace search {
+
+namespace {
+
+// Late move reductions, indexed by depth and move number.
+int Reductions[MAX_PLY][MAX_MOVES];
+
+struct ReductionInit {
+    ReductionInit() {
+        for (int d = 1; d < MAX_PLY; ++d)
+            for (int m = 1; m < MAX_MOVES; ++m)
+                Reductions[d][m] = int(0.6 + std::log(double(d)) * std::log(double(m)) / 2.1);
+    }
+} reductionInit;
+
+struct Stack {
+    Move* pv;
+    int ply;
+    Move currentMove;
+    Piece movedPiece;
+    Move excluded;
+    Move killers[2];
+    Value staticEval;
+    int moveCount;
+    bool inCheck;
+};
+
+constexpr int StackOffset = 4;
+
+Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
+
+bool is_mate_score(Value v) { return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE; }
+
+int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
+
+} // namespace
+
+std::string uci_score(Value v) {
+    if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY)
+        return "mate " + std::to_string(v > 0 ? (VALUE_MATE - v + 1) / 2 : -(VALUE_MATE + v) / 2);
+    return "cp " + std::to_string(v);
+}
+
+// One search thread. Its root position is a copy whose state chain continues the game's.
+class Worker {
+  public:
+    Worker(Searcher& s, int id) : searcher(s), id(id) { history.clear(); }
+
+    void setup(const Position& root) {
+        pos.copy_from(root, &rootState);
+        nodes = 0;
+        completedDepth = 0;
+        selDepth = 0;
+        rootMoves.clear();
+        for (Move m : MoveList(pos))
+            if (searcher.limits.searchmoves.empty() ||
+                std::find(searcher.limits.searchmoves.begin(), searcher.limits.searchmoves.end(),
+                          m) != searcher.limits.searchmoves.end())
+                rootMoves.emplace_back(m);
+    }
+    void iterative_deepening();
+
+    Searcher& searcher;
+    const int id;
+    Position pos;
+    StateInfo rootState;
+    History history;
+    std::vector<RootMove> rootMoves;
+    std::atomic<uint64_t> nodes{0};
+    int completedDepth = 0;
+    int selDepth = 0;
+    int pvIdx = 0;
+    int rootDepth = 0;
+
+  private:
+    template <bool PvNode>
+    Value search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode);
+    template <bool PvNode>
+    Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
+    void check_time();
+    bool main() const { return id == 0; }
+    void report(int depth, Value alpha, Value beta);
+
+    StateInfo states[MAX_PLY + 10];
+    int callsCnt = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+
+Searcher::Searcher(TranspositionTable& t) : tt(t) {}
+
+Searcher::~Searcher() {
+    stop();
+    wait();
+}
+
+uint64_t Searcher::nodes() const {
+    uint64_t n = 0;
+    for (auto& w : workers) n += w->nodes.load(std::memory_order_relaxed);
+    return n;
+}
+
+void Searcher::clear() {
+    for (auto& w : workers) w->history.clear();
+}
+
+void Searcher::ponderhit() {
+    pondering = false;
+    limits.ponder = false;
+}
+
+void Searcher::start(const Position& pos, const Limits& lim, const Options& opts, Listener l) {
+    wait();
+    limits = lim;
+    options = opts;
+    listener = std::move(l);
+    stopFlag = false;
+    pondering = lim.ponder;
+    const Color us = pos.side_to_move();
+    tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead);
+    int n = std::max(1, opts.threads);
+    if (int(workers.size()) != n) {
+        workers.clear();
+        for (int i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, i));
+    }
+    for (auto& w : workers) w->setup(pos);
+    tt.new_search();
+    running = true;
+    mainThread = new std::thread([this] { run_main(); });
+}
+
+void Searcher::wait() {
+    if (mainThread) {
+        mainThread->join();
+        delete mainThread;
+        mainThread = nullptr;
+    }
+}
+
+void Searcher::run_main() {
+    Worker& main = *workers[0];
+    if (main.rootMoves.empty()) {
+        // Mated or stalemated: say so, then wait for stop in infinite/ponder mode.
+        Info info;
+        info.depth = 0;
+        info.score = main.pos.in_check() ? -VALUE_MATE : VALUE_DRAW;
+        if (listener.info) listener.info(info);
+        while (!stopFlag && (pondering || limits.infinite))
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        running = false;
+        if (listener.bestmove) listener.bestmove(Move::none(), Move::none());
+        return;
+    }
+    std::vector<std::thread> helpers;
+    for (size_t i = 1; i < workers.size(); ++i)
+        helpers.emplace_back([this, i] { workers[i]->iterative_deepening(); });
+    main.iterative_deepening();
+    // UCI: in ponder or infinite mode the move waits until the GUI asks for it.
+    while (!stopFlag && (pondering || limits.infinite))
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    stopFlag = true;
+    for (auto& t : helpers) t.join();
+
+    // Lazy SMP: a helper that finished a deeper iteration may know better.
+    Worker* best = &main;
+    if (options.multiPV == 1 && limits.depth == 0)
+        for (auto& w : workers)
+            if (w->completedDepth > best->completedDepth &&
+                w->rootMoves[0].score > best->rootMoves[0].score && !w->rootMoves.empty())
+                best = w.get();
+    const RootMove& rm = best->rootMoves[0];
+    Move ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
+    running = false;
+    if (listener.bestmove) listener.bestmove(rm.pv[0], ponder);
+}
+
+// ---------------------------------------------------------------------------------------
+
+void Worker::iterative_deepening() {
+    Stack stack[MAX_PLY + StackOffset + 2] = {};
+    Stack* ss = stack + StackOffset;
+    Move pv[MAX_PLY + 1];
+    for (int i = 0; i <= MAX_PLY + 1; ++i) (stack + i)->ply = i - StackOffset;
+    ss->pv = pv;
+
+    const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
+    const Limits& limits = searcher.limits;
+    int maxDepth = limits.depth > 0 ? std::min(limits.depth, MAX_PLY - 10) : MAX_PLY - 10;
+    Move lastBest = Move::none();
+    int stableIterations = 0;
+    Value lastScore = -VALUE_INFINITE;
+
+    for (rootDepth = 1; rootDepth <= maxDepth && !searcher.stopFlag; ++rootDepth) {
+        // Helpers skip some depths so that the threads spread over the tree.
+        if (!main() && rootDepth > 1 && ((rootDepth + id) % 3 == 0)) continue;
+
+        for (RootMove& rm : rootMoves) rm.prevScore = rm.score;
+        for (pvIdx = 0; pvIdx < multiPV && !searcher.stopFlag; ++pvIdx) {
+            selDepth = 0;
+            Value prev = rootMoves[pvIdx].prevScore;
+            Value delta = 20, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (rootDepth >= 4 && prev > -VALUE_INFINITE && !is_mate_score(prev)) {
+                alpha = std::max(prev - delta, -VALUE_INFINITE);
+                beta = std::min(prev + delta, VALUE_INFINITE);
+            }
+            while (true) {
+                Value v = search<true>(ss, alpha, beta, rootDepth, false);
+                std::stable_sort(rootMoves.begin() + pvIdx, rootMoves.end());
+                if (searcher.stopFlag) break;
+                if (main() && (v <= alpha || v >= beta) && searcher.tm.elapsed() > 3000)
+                    report(rootDepth, alpha, beta);
+                if (v <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max(v - delta, -VALUE_INFINITE);
+                } else if (v >= beta) {
+                    beta = std::min(v + delta, VALUE_INFINITE);
+                } else
+                    break;
+                delta += delta / 2 + 5;
+                if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            }
+            std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIdx + 1);
+            if (main() && (!searcher.stopFlag || rootDepth == 1))
+                report(rootDepth, -VALUE_INFINITE, VALUE_INFINITE);
+        }
+        if (!searcher.stopFlag) completedDepth = rootDepth;
+        if (!main()) continue;
+
+        const Value score = rootMoves[0].score;
+        // go mate N: stop once a mate that short is proven.
+        if (limits.mate && score >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - score <= 2 * limits.mate)
+            searcher.stopFlag = true;
+
+        // Soft time limit: stop early when the best move has been stable.
+        if (limits.use_time(pos.side_to_move()) && !searcher.pondering && !limits.infinite &&
+            !limits.movetime) {
+            stableIterations = rootMoves[0].pv[0] == lastBest ? stableIterations + 1 : 0;
+            lastBest = rootMoves[0].pv[0];
+            double factor = stableIterations >= 4 ? 0.6 : stableIterations >= 2 ? 0.9 : 1.3;
+            if (lastScore != -VALUE_INFINITE && score < lastScore - 30) factor *= 1.4;
+            lastScore = score;
+            if (searcher.tm.elapsed() > searcher.tm.optimum * factor * 0.6 || rootMoves.size() == 1)
+                searcher.stopFlag = true;
+        }
+    }
+}
+
+void Worker::report(int depth, Value alpha, Value beta) {
+    if (!searcher.listener.info) return;
+    const TimePoint elapsed = std::max<TimePoint>(1, searcher.tm.elapsed());
+    const uint64_t n = searcher.nodes();
+    const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
+    for (int i = 0; i < multiPV; ++i) {
+        const bool updated = rootMoves[i].score != -VALUE_INFINITE;
+        if (depth == 1 && !updated && i > 0) continue;
+        const RootMove& rm = rootMoves[i];
+        Info info;
+        info.depth = updated ? depth : std::max(1, depth - 1);
+        info.seldepth = rm.selDepth;
+        info.multipv = i + 1;
+        Value v = updated ? rm.score : rm.prevScore;
+        if (v == -VALUE_INFINITE) v = VALUE_ZERO;
+        info.score = v;
+        if (i == pvIdx && updated && !(alpha == -VALUE_INFINITE && beta == VALUE_INFINITE))
+            info.bound = v >= beta ? BOUND_LOWER : v <= alpha ? BOUND_UPPER : BOUND_EXACT;
+        info.nodes = n;
+        info.nps = n * 1000 / uint64_t(elapsed);
+        info.hashfull = searcher.tt.hashfull();
+        info.time = elapsed;
+        info.pv = rm.pv;
+        searcher.listener.info(info);
+    }
+}
+
+void Worker::check_time() {
+    if (--callsCnt > 0) return;
+    const Limits& limits = searcher.limits;
+    callsCnt = limits.nodes ? int(std::min<uint64_t>(512, limits.nodes / 1024 + 1)) : 512;
+    if (rootDepth <= 1 && completedDepth == 0) return; // always finish depth 1
+    if (searcher.pondering) return;
+    const TimePoint elapsed = searcher.tm.elapsed();
+    if ((limits.use_time(pos.side_to_move()) && !limits.infinite && elapsed > searcher.tm.maximum) ||
+        (limits.movetime && elapsed >= searcher.tm.maximum) ||
+        (limits.nodes && searcher.nodes() >= limits.nodes))
+        searcher.stopFlag = true;
+}
+
+template <bool PvNode>
+Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode) {
+    const bool rootNode = PvNode && ss->ply == 0;
+    if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta);
+
+    Move pv[MAX_PLY + 1];
+    const Color us = pos.side_to_move();
+    ss->inCheck = pos.in_check();
+    ss->moveCount = 0;
+    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
+    (ss + 1)->excluded = Move::none();
+
+    if (main()) check_time();
+    if (PvNode && selDepth < ss->ply + 1) selDepth = ss->ply + 1;
+
+    if (!rootNode) {
+        if (searcher.stopFlag.load(std::memory_order_relaxed) || pos.is_draw(ss->ply) ||
+            eval::dead_draw(pos))
+            return draw_value(nodes);
+        if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+        // Mate distance pruning: no line here can beat a mate already found nearer.
+        alpha = std::max(mated_in(ss->ply), alpha);
+        beta = std::min(mate_in(ss->ply + 1), beta);
+        if (alpha >= beta) return alpha;
+    }
+
+    // Transposition table.
+    const Key key = pos.search_key();
+    TTData tte{};
+    const bool ttHit = !ss->excluded && searcher.tt.probe(key, tte);
+    const Value ttValue = ttHit ? value_from_tt(tte.value, ss->ply) : VALUE_NONE;
+    Move ttMove = rootNode ? rootMoves[pvIdx].pv[0] : ttHit ? tte.move : Move::none();
+    if (!PvNode && ttHit && tte.depth >= depth && ttValue != VALUE_NONE &&
+        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER))) {
+        return ttValue;
+    }
+
+    // Static evaluation.
+    Value eval;
+    if (ss->inCheck) {
+        ss->staticEval = eval = VALUE_NONE;
+    } else {
+        ss->staticEval = eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        if (ttHit && ttValue != VALUE_NONE &&
+            (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = ttValue;
+    }
+    const bool improving =
+        !ss->inCheck && (ss - 2)->staticEval != VALUE_NONE && ss->staticEval > (ss - 2)->staticEval;
+
+    // A side with only pawns and king (or less) may be in zugzwang: no null move there.
+    const bool hasPieces = (pos.pieces(us) & ~pos.pieces(PAWN, KING)) != 0;
+
+    if (!PvNode && !ss->inCheck && !ss->excluded) {
+        // Reverse futility pruning.
+        if (depth < 8 && eval - (90 - 30 * improving) * depth >= beta && eval < VALUE_MATE_IN_MAX_PLY &&
+            !is_mate_score(beta))
+            return eval;
+
+        // Null move pruning, with verification at high depth (Makruk endings are full of
+        // zugzwang).
+        if (eval >= beta && ss->staticEval >= beta - 20 * depth && hasPieces &&
+            (ss - 1)->currentMove != Move::null() && depth >= 3 && !pos.count_limit() &&
+            beta > VALUE_MATED_IN_MAX_PLY) {
+            int R = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+            ss->currentMove = Move::null();
+            ss->movedPiece = NO_PIECE;
+            pos.do_null_move(states[ss->ply]);
+            Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - R, !cutNode);
+            pos.undo_null_move();
+            if (v >= beta && v < VALUE_MATE_IN_MAX_PLY) {
+                if (depth < 12) return v;
+                Value w = search<false>(ss, beta - 1, beta, depth - R, false);
+                if (w >= beta) return v;
+            }
+        }
+    }
+
+    // Internal iterative reduction: no TT move in a PV or cut node, search shallower.
+    if ((PvNode || cutNode) && depth >= 6 && !ttMove) depth -= 1;
+
+    const Move counter = (ss - 1)->currentMove && (ss - 1)->movedPiece
+                             ? history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()]
+                             : Move::none();
+    MovePicker mp(pos, ttMove, history, ss->killers, counter);
+
+    Value bestValue = -VALUE_INFINITE;
+    Move bestMove = Move::none();
+    Move quietsTried[64];
+    int quietCount = 0;
+    int moveCount = 0;
+    const Value originalAlpha = alpha;
+
+    for (Move m; (m = mp.next());) {
+        if (m == ss->excluded) continue;
+        if (rootNode && std::find_if(rootMoves.begin() + pvIdx, rootMoves.end(), [m](const RootMove& rm) {
+                            return rm.pv[0] == m;
+                        }) == rootMoves.end())
+            continue;
+        ++moveCount;
+        ss->moveCount = moveCount;
+        if (rootNode && main() && searcher.listener.currmove && searcher.tm.elapsed() > 3000)
+            searcher.listener.currmove(depth, m, moveCount + pvIdx);
+
+        const bool capture = pos.is_capture(m);
+        const bool quiet = !capture && !m.is_promotion();
+        const bool givesCheck = pos.gives_check(m);
+
+        // Pruning at shallow depth once a non-losing line exists.
+        if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasPieces) {
+            if (quiet && !givesCheck) {
+                // Late move pruning.
+                if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) continue;
+                // Futility pruning.
+                if (!ss->inCheck && depth < 7 && ss->staticEval + 100 + 110 * depth <= alpha) continue;
+                if (depth < 6 && !see_ge(pos, m, -25 * depth * depth)) continue;
+            } else if (depth < 7 && !see_ge(pos, m, -120 * depth))
+                continue;
+        }
+
+        // Check extension.
+        int extension = givesCheck && depth < 12 ? 1 : 0;
+        int newDepth = depth - 1 + extension;
+
+        ss->currentMove = m;
+        ss->movedPiece = pos.piece_on(m.from());
+        searcher.tt.prefetch(pos.key());
+        pos.do_move(m, states[ss->ply]);
+        nodes.fetch_add(1, std::memory_order_relaxed);
+
+        Value value;
+        // Late move reductions.
+        if (depth >= 2 && moveCount > 1 + rootNode && (quiet || cutNode)) {
+            int r = Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
+            r += !PvNode + cutNode - improving;
+            if (quiet) r -= std::clamp(history.get(us, m) / 4000, -2, 2);
+            if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
+            if (ss->inCheck || givesCheck) r -= 1;
+            int d = std::clamp(newDepth - std::max(r, 0), 1, newDepth);
+            value = -search<false>(ss + 1, -(alpha + 1), -alpha, d, true);
+            if (value > alpha && d < newDepth)
+                value = -search<false>(ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
+        } else if (!PvNode || moveCount > 1)
+            value = -search<false>(ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
+        else
+            value = alpha + 1; // force the full window below
+        if (PvNode && (moveCount == 1 || (value > alpha && (rootNode || value < beta)))) {
+            (ss + 1)->pv = pv;
+            (ss + 1)->pv[0] = Move::none();
+            value = -search<true>(ss + 1, -beta, -alpha, newDepth, false);
+        }
+        pos.undo_move(m);
+
+        if (searcher.stopFlag.load(std::memory_order_relaxed)) return VALUE_ZERO;
+
+        if (rootNode) {
+            RootMove& rm = *std::find_if(rootMoves.begin(), rootMoves.end(),
+                                         [m](const RootMove& r) { return r.pv[0] == m; });
+            if (moveCount == 1 || value > alpha) {
+                rm.score = value;
+                rm.selDepth = selDepth;
+                rm.pv.resize(1);
+                for (Move* p = (ss + 1)->pv; p && *p; ++p) rm.pv.push_back(*p);
+            } else
+                rm.score = -VALUE_INFINITE; // keep the order of the previous iteration
+        }
+
+        if (value > bestValue) {
+            bestValue = value;
+            if (value > alpha) {
+                bestMove = m;
+                if (PvNode && !rootNode) {
+                    ss->pv[0] = m;
+                    int i = 0;
+                    for (Move* p = (ss + 1)->pv; p && *p; ++p) ss->pv[++i] = *p;
+                    ss->pv[i + 1] = Move::none();
+                }
+                if (value >= beta) break;
+                alpha = value;
+            }
+        }
+        if (quiet && m != bestMove && quietCount < 64) quietsTried[quietCount++] = m;
+    }
+
+    if (!moveCount) {
+        if (ss->excluded) return alpha;
+        return ss->inCheck ? mated_in(ss->ply) : draw_value(nodes);
+    }
+
+    // Reward the move that cut, punish the quiet ones tried before it.
+    if (bestMove && bestValue >= beta && !pos.is_capture(bestMove) && !bestMove.is_promotion()) {
+        int bonus = stat_bonus(depth);
+        history.update(us, bestMove, bonus);
+        for (int i = 0; i < quietCount; ++i) history.update(us, quietsTried[i], -bonus);
+        if (ss->killers[0] != bestMove) {
+            ss->killers[1] = ss->killers[0];
+            ss->killers[0] = bestMove;
+        }
+        if ((ss - 1)->currentMove && (ss - 1)->movedPiece)
+            history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()] = bestMove;
+    }
+
+    if (!ss->excluded && !(rootNode && pvIdx))
+        searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
+                          bestValue >= beta                   ? BOUND_LOWER
+                          : PvNode && bestValue > originalAlpha ? BOUND_EXACT
+                                                                : BOUND_UPPER,
+                          depth, bestMove, ss->staticEval);
+    return bestValue;
+}
+
+template <bool PvNode>
+Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
+    Move pv[MAX_PLY + 1];
+    if (PvNode) {
+        (ss + 1)->pv = pv;
+        ss->pv[0] = Move::none();
+        if (selDepth < ss->ply + 1) selDepth = ss->ply + 1;
+    }
+    if (main()) check_time();
+    ss->inCheck = pos.in_check();
+
+    if (pos.is_draw(ss->ply) || eval::dead_draw(pos)) return draw_value(nodes);
+    if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+
+    const Key key = pos.search_key();
+    TTData tte{};
+    const bool ttHit = searcher.tt.probe(key, tte);
+    const Value ttValue = ttHit ? value_from_tt(tte.value, ss->ply) : VALUE_NONE;
+    if (!PvNode && ttHit && ttValue != VALUE_NONE && tte.depth >= -1 &&
+        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return ttValue;
+
+    Value bestValue, futilityBase;
+    if (ss->inCheck) {
+        bestValue = futilityBase = -VALUE_INFINITE;
+        ss->staticEval = VALUE_NONE;
+    } else {
+        ss->staticEval = bestValue = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        if (bestValue >= beta) return bestValue;
+        if (bestValue > alpha) alpha = bestValue;
+        futilityBase = bestValue + 150;
+    }
+
+    MovePicker mp(pos, ttHit ? tte.move : Move::none(), history);
+    Move bestMove = Move::none();
+    int moveCount = 0;
+    for (Move m; (m = mp.next());) {
+        ++moveCount;
+        if (!ss->inCheck && !m.is_promotion()) {
+            // Futility: even winning the piece cannot lift us to alpha.
+            if (futilityBase + eval::see_value(type_of(pos.piece_on(m.to()))) <= alpha &&
+                !pos.gives_check(m))
+                continue;
+            if (!see_ge(pos, m, 0)) continue;
+        }
+        // Deep in quiescence only captures of the last mover's piece matter.
+        if (depth < -6 && !ss->inCheck && m.to() != pos.last_move().to() && !m.is_promotion())
+            continue;
+        ss->currentMove = m;
+        ss->movedPiece = pos.piece_on(m.from());
+        pos.do_move(m, states[ss->ply]);
+        nodes.fetch_add(1, std::memory_order_relaxed);
+        Value value = -qsearch<PvNode>(ss + 1, -beta, -alpha, depth - 1);
+        pos.undo_move(m);
+        if (searcher.stopFlag.load(std::memory_order_relaxed)) return VALUE_ZERO;
+        if (value > bestValue) {
+            bestValue = value;
+            if (value > alpha) {
+                bestMove = m;
+                if (PvNode) {
+                    ss->pv[0] = m;
+                    int i = 0;
+                    for (Move* p = (ss + 1)->pv; p && *p; ++p) ss->pv[++i] = *p;
+                    ss->pv[i + 1] = Move::none();
+                }
+                if (value >= beta) break;
+                alpha = value;
+            }
+        }
+    }
+    if (ss->inCheck && bestValue == -VALUE_INFINITE) return mated_in(ss->ply);
+
+    searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
+                      bestValue >= beta ? BOUND_LOWER : BOUND_UPPER, -1, bestMove, ss->staticEval);
+    return bestValue;
+}
+
+} // namespace search
+} // namespace khun
