@@ -190,12 +190,6 @@ Value evaluate(const Position& pos) {
     Color strong = v > 0 ? WHITE : BLACK;
     v = v * scale(pos, strong) / 64;
 
-    // A running count that is nearly used up makes any advantage worth less.
-    if (pos.count_limit()) {
-        int left = pos.count_limit() - pos.count_ply();
-        if (left < 16) v = v * std::max(left, 0) / 16;
-    }
-
     v = pos.side_to_move() == WHITE ? v : -v;
     return v + Tempo;
 }
