@@ -55,8 +55,7 @@ uint64_t run_bench(Engine& engine, std::ostream& out, int hashMb, int threads, i
     uint64_t total = 0;
     const TimePoint start = now();
     for (size_t i = 0; i < fens.size(); ++i) {
-        out << "Position: " << (i + 1) << "/" << fens.size() << " (" << fens[i] << ")"
-            << std::endl;
+        out << "Position: " << (i + 1) << "/" << fens.size() << " (" << fens[i] << ")" << std::endl;
         total += engine.search_nodes(fens[i], depth, {});
     }
     const TimePoint elapsed = std::max<TimePoint>(1, now() - start);

@@ -8,8 +8,10 @@ namespace khun {
 namespace eval {
 
 //                                         -   P    N    S    M    R    A     K
-const int PieceValueMg[PIECE_TYPE_NB] = {0, 90, 375, 320, 200, 600, 1100, 0};
-const int PieceValueEg[PIECE_TYPE_NB] = {0, 110, 405, 310, 225, 660, 1300, 0};
+// Pawns are weak in Makruk (no double step, they promote only to a met) and the rook is
+// the one long-range piece: relative values close to Fairy-Stockfish's for makruk.
+const int PieceValueMg[PIECE_TYPE_NB] = {0, 60, 375, 320, 200, 645, 1100, 0};
+const int PieceValueEg[PIECE_TYPE_NB] = {0, 90, 410, 310, 215, 690, 1300, 0};
 
 namespace {
 
@@ -43,7 +45,8 @@ int distance(Square a, Square b) {
     return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
 }
 
-// Piece-square bonus, from White's side (relative rank for Black).
+// Piece-square bonus from White's side; Black's squares are rotated 180 degrees, the
+// symmetry of the Makruk start position (kings on d1 and e8).
 Score psq(PieceType pt, Square s) {
     const int cd = centre_distance(s); // 0 in the centre, 3 in a corner
     const int rr = rank_of(s);
@@ -65,13 +68,13 @@ Score psq(PieceType pt, Square s) {
 }
 
 constexpr Score MobilityBonus[PIECE_TYPE_NB] = {S(0, 0), S(0, 0), S(6, 6), S(5, 4),
-                                                S(4, 4), S(4, 5), S(4, 4),  S(0, 0)};
+                                                S(4, 4), S(4, 5), S(4, 4), S(0, 0)};
 constexpr Score RookOpenFile = S(30, 12);
 constexpr Score RookHalfOpenFile = S(14, 6);
 constexpr Score PawnIsolated = S(-8, -10);
 constexpr Score PawnDoubled = S(-10, -16);
 constexpr Score PawnSupported = S(8, 6);
-constexpr Score PawnPassed[8] = {S(0, 0), S(0, 0), S(0, 0), S(10, 20),
+constexpr Score PawnPassed[8] = {S(0, 0),   S(0, 0), S(0, 0), S(10, 20),
                                  S(25, 45), S(0, 0), S(0, 0), S(0, 0)};
 constexpr Score KingShelter = S(12, 0);     // per met/khon next to the king
 constexpr Score KingZoneAttack = S(-9, -2); // per enemy attack on the king zone
@@ -91,7 +94,7 @@ Score evaluate_side(const Position& pos, Bitboard enemyPawnAttacks, int& kingAtt
     for (Bitboard b = pos.pieces(Us) & ~pos.pieces(KING); b;) {
         Square sq = pop_lsb(b);
         PieceType pt = type_of(pos.piece_on(sq));
-        Square rel = Us == WHITE ? sq : Square(sq ^ 56);
+        Square rel = Us == WHITE ? sq : Square(sq ^ 63);
         s += S(PieceValueMg[pt], PieceValueEg[pt]);
         s += psq(pt, rel);
         if (pt == PAWN) continue;
@@ -108,7 +111,8 @@ Score evaluate_side(const Position& pos, Bitboard enemyPawnAttacks, int& kingAtt
     for (Bitboard b = pawns; b;) {
         Square sq = pop_lsb(b);
         File f = file_of(sq);
-        Bitboard adj = (f > FILE_A ? file_bb(File(f - 1)) : 0) | (f < FILE_H ? file_bb(File(f + 1)) : 0);
+        Bitboard adj =
+            (f > FILE_A ? file_bb(File(f - 1)) : 0) | (f < FILE_H ? file_bb(File(f + 1)) : 0);
         if (!(adj & pawns)) s += PawnIsolated;
         if (more_than_one(file_bb(f) & pawns)) s += PawnDoubled;
         if (attacks::pawn(Them, sq) & pawns) s += PawnSupported;
@@ -124,7 +128,7 @@ Score evaluate_side(const Position& pos, Bitboard enemyPawnAttacks, int& kingAtt
     // King shelter by mets and khons, which defend by stepping.
     const Square ksq = pos.king_square(Us);
     s += KingShelter * popcount(attacks::king(ksq) & (pos.pieces(Us, MET) | pos.pieces(Us, KHON)));
-    s += psq(KING, Us == WHITE ? ksq : Square(ksq ^ 56));
+    s += psq(KING, Us == WHITE ? ksq : Square(ksq ^ 63));
     return s;
 }
 
@@ -198,8 +202,8 @@ std::string trace(const Position& pos) {
     std::ostringstream os;
     Value v = evaluate(pos);
     int white = pos.side_to_move() == WHITE ? v : -v;
-    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0
-       << " (white side) [" << v << " cp for the side to move]\n";
+    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0 << " (white side) [" << v
+       << " cp for the side to move]\n";
     return os.str();
 }
 

@@ -149,9 +149,7 @@ int count_legal(const Position& pos) {
 std::string to_uci(Move m, const Position& pos) {
     if (m == Move::none()) return "(none)";
     if (m == Move::null()) return "0000";
-    auto sq = [](Square s) {
-        return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
-    };
+    auto sq = [](Square s) { return std::string{char('a' + file_of(s)), char('1' + rank_of(s))}; };
     std::string s = sq(m.from()) + sq(m.to());
     if (m.is_promotion()) {
         PieceType pt = m.kind() == PROMO_ROOK     ? ROOK

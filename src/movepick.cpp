@@ -39,19 +39,19 @@ bool see_ge(const Position& pos, Move m, int threshold) {
     return res;
 }
 
-MovePicker::MovePicker(const Position& pos, Move ttMove, const History& hist,
-                       const Move* killers, Move counter) {
+MovePicker::MovePicker(const Position& pos, Move ttMove, const History& hist, const Move* killers,
+                       Move counter, const PieceToHistory* const* contHist) {
     end = generate<LEGAL>(pos, moves);
-    score(pos, ttMove, hist, killers, counter);
+    score(pos, ttMove, hist, killers, counter, contHist);
 }
 
 MovePicker::MovePicker(const Position& pos, Move ttMove, const History& hist) {
     end = pos.in_check() ? generate<EVASIONS>(pos, moves) : generate<CAPTURES>(pos, moves);
-    score(pos, ttMove, hist, nullptr, Move::none());
+    score(pos, ttMove, hist, nullptr, Move::none(), nullptr);
 }
 
-void MovePicker::score(const Position& pos, Move ttMove, const History& hist,
-                       const Move* killers, Move counter) {
+void MovePicker::score(const Position& pos, Move ttMove, const History& hist, const Move* killers,
+                       Move counter, const PieceToHistory* const* contHist) {
     const Color us = pos.side_to_move();
     for (Move* m = moves; m < end; ++m) {
         int& s = scores[m - moves];
@@ -59,9 +59,9 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist,
         if (*m == ttMove)
             s = 1 << 30;
         else if (captured || m->is_promotion()) {
-            int mvv = eval::see_value(type_of(captured)) * 8 -
-                      eval::see_value(type_of(pos.piece_on(m->from()))) / 8 +
-                      (m->is_promotion() ? 1500 : 0);
+            const Piece pc = pos.piece_on(m->from());
+            int mvv = eval::see_value(type_of(captured)) * 8 + (m->is_promotion() ? 1500 : 0) +
+                      hist.capture[pc][m->to()][type_of(captured)] / 8;
             s = see_ge(pos, *m, 0) ? (1 << 28) + mvv : -(1 << 20) + mvv;
         } else if (killers && *m == killers[0])
             s = (1 << 27) + 2;
@@ -69,8 +69,13 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist,
             s = (1 << 27) + 1;
         else if (*m == counter)
             s = 1 << 27;
-        else
+        else {
             s = hist.get(us, *m);
+            if (contHist) {
+                const Piece pc = pos.piece_on(m->from());
+                s += (*contHist[0])[pc][m->to()] + (*contHist[1])[pc][m->to()];
+            }
+        }
     }
 }
 

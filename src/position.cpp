@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstring>
+#include <mutex>
 #include <sstream>
 
 namespace khun {
@@ -26,16 +27,20 @@ const char* outcome_name(Outcome o) {
 }
 
 void Position::init() {
-    attacks::init();
-    uint64_t s = 1070372;
-    auto next = [&s] {
-        s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
-        return s * 2685821657736338717ULL;
-    };
-    for (auto& row : zobrist::psq)
-        for (Key& k : row) k = next();
-    zobrist::side = next();
-    for (Key& k : zobrist::countLeft) k = next();
+    static std::once_flag once;
+    std::call_once(once, [] {
+        attacks::init();
+        // xorshift64*: fixed seed, so keys (and `d`'s Key line) are the same every run.
+        uint64_t s = 1070372;
+        auto next = [&s] {
+            s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
+            return s * 2685821657736338717ULL;
+        };
+        for (auto& row : zobrist::psq)
+            for (Key& k : row) k = next();
+        zobrist::side = next();
+        for (Key& k : zobrist::countLeft) k = next();
+    });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -61,8 +66,7 @@ std::string square_name(Square s) {
 
 } // namespace
 
-std::optional<std::string> Position::set(const std::string& fen, const Variant& v,
-                                         StateInfo* si) {
+std::optional<std::string> Position::set(const std::string& fen, const Variant& v, StateInfo* si) {
     std::istringstream ss(fen);
     std::string board_s, side_s, castle_s = "-", f4 = "-", f5 = "0", f6 = "1";
     if (!(ss >> board_s)) return "empty FEN";
@@ -106,7 +110,8 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     else
         return "side to move must be 'w' or 'b', not '" + side_s + "'";
 
-    if (castle_s != "-") return "castling field must be '-' in " + v.name + ", not '" + castle_s + "'";
+    if (castle_s != "-")
+        return "castling field must be '-' in " + v.name + ", not '" + castle_s + "'";
 
     int limit = 0, ply = 0, r50 = 0;
     if (f4 != "-") {
@@ -132,8 +137,7 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
         if (!pc) continue;
         ++total[color_of(pc)];
         if (type_of(pc) == KING) ++kings[color_of(pc)];
-        if (type_of(pc) == PAWN &&
-            relative_rank(color_of(pc), s) >= v.promotionRank)
+        if (type_of(pc) == PAWN && relative_rank(color_of(pc), s) >= v.promotionRank)
             return "pawn on " + square_name(s) + " stands on its promotion zone";
     }
     for (Color c : {WHITE, BLACK}) {
@@ -251,7 +255,8 @@ Bitboard Position::attackers_to(Square s, Bitboard occupied) const {
 
 Bitboard Position::pinned(Color us) const {
     const Square ksq = king_square(us);
-    Bitboard snipers = attacks::rook(ksq, byColor[~us]) & pieces(~us) & (byType[ROOK] | byType[AIWOK]);
+    Bitboard snipers =
+        attacks::rook(ksq, byColor[~us]) & pieces(~us) & (byType[ROOK] | byType[AIWOK]);
     Bitboard result = 0;
     const Bitboard occ = pieces();
     while (snipers) {
@@ -304,8 +309,7 @@ int Position::counting_limit_for(Color c) const {
 // The counting update of RULES.md, run after the side to move has switched.
 void Position::update_counting(Piece captured, bool promotion) {
     const Color stm = sideToMove, mover = ~stm;
-    if (captured && type_of(captured) == PAWN && !more_than_one(byColor[mover]) &&
-        !byType[PAWN]) {
+    if (captured && type_of(captured) == PAWN && !more_than_one(byColor[mover]) && !byType[PAWN]) {
         if (int l = counting_limit_for(mover)) {
             st->countLimit = 2 * l;
             st->countPly = 2 * popcount(pieces()) - 1;
@@ -476,7 +480,8 @@ bool Position::is_ok(std::string* why) const {
     if (all != pieces()) return fail("type/colour mismatch");
     for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         Piece pc = board[s];
-        if (pc ? !(pieces(color_of(pc), type_of(pc)) & square_bb(s)) : (pieces() & square_bb(s)) != 0)
+        if (pc ? !(pieces(color_of(pc), type_of(pc)) & square_bb(s))
+               : (pieces() & square_bb(s)) != 0)
             return fail("mailbox mismatch");
     }
     if (st->key != compute_key()) return fail("key");

@@ -25,6 +25,7 @@ struct ReductionInit {
 
 struct Stack {
     Move* pv;
+    PieceToHistory* contHist;
     int ply;
     Move currentMove;
     Piece movedPiece;
@@ -39,7 +40,9 @@ constexpr int StackOffset = 4;
 
 Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
 
-bool is_mate_score(Value v) { return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE; }
+bool is_mate_score(Value v) {
+    return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
+}
 
 int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
 
@@ -190,7 +193,10 @@ void Worker::iterative_deepening() {
     Stack stack[MAX_PLY + StackOffset + 2] = {};
     Stack* ss = stack + StackOffset;
     Move pv[MAX_PLY + 1];
-    for (int i = 0; i <= MAX_PLY + 1; ++i) (stack + i)->ply = i - StackOffset;
+    for (int i = 0; i <= MAX_PLY + 1; ++i) {
+        (stack + i)->ply = i - StackOffset;
+        (stack + i)->contHist = &history.continuation[NO_PIECE][0];
+    }
     ss->pv = pv;
 
     const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
@@ -230,7 +236,8 @@ void Worker::iterative_deepening() {
                 if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
             }
             std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIdx + 1);
-            if (main() && (!searcher.stopFlag || rootDepth == 1))
+            if (main() && (!searcher.stopFlag || rootDepth == 1) &&
+                (pvIdx + 1 == multiPV || searcher.tm.elapsed() > 3000))
                 report(rootDepth, -VALUE_INFINITE, VALUE_INFINITE);
         }
         if (!searcher.stopFlag) completedDepth = rootDepth;
@@ -289,7 +296,8 @@ void Worker::check_time() {
     if (rootDepth <= 1 && completedDepth == 0) return; // always finish depth 1
     if (searcher.pondering) return;
     const TimePoint elapsed = searcher.tm.elapsed();
-    if ((limits.use_time(pos.side_to_move()) && !limits.infinite && elapsed > searcher.tm.maximum) ||
+    if ((limits.use_time(pos.side_to_move()) && !limits.infinite &&
+         elapsed > searcher.tm.maximum) ||
         (limits.movetime && elapsed >= searcher.tm.maximum) ||
         (limits.nodes && searcher.nodes() >= limits.nodes))
         searcher.stopFlag = true;
@@ -350,8 +358,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
 
     if (!PvNode && !ss->inCheck && !ss->excluded) {
         // Reverse futility pruning.
-        if (depth < 8 && eval - (90 - 30 * improving) * depth >= beta && eval < VALUE_MATE_IN_MAX_PLY &&
-            !is_mate_score(beta))
+        if (depth < 8 && eval - (90 - 30 * improving) * depth >= beta &&
+            eval < VALUE_MATE_IN_MAX_PLY && !is_mate_score(beta))
             return eval;
 
         // Null move pruning, with verification at high depth (Makruk endings are full of
@@ -362,6 +370,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             int R = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
             ss->currentMove = Move::null();
             ss->movedPiece = NO_PIECE;
+            ss->contHist = &history.continuation[NO_PIECE][0];
             pos.do_null_move(states[ss->ply]);
             Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - R, !cutNode);
             pos.undo_null_move();
@@ -379,20 +388,21 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     const Move counter = (ss - 1)->currentMove && (ss - 1)->movedPiece
                              ? history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()]
                              : Move::none();
-    MovePicker mp(pos, ttMove, history, ss->killers, counter);
+    const PieceToHistory* contHist[2] = {(ss - 1)->contHist, (ss - 2)->contHist};
+    MovePicker mp(pos, ttMove, history, ss->killers, counter, contHist);
 
     Value bestValue = -VALUE_INFINITE;
     Move bestMove = Move::none();
-    Move quietsTried[64];
-    int quietCount = 0;
+    Move quietsTried[64], capturesTried[32];
+    int quietCount = 0, captureCount = 0;
     int moveCount = 0;
     const Value originalAlpha = alpha;
 
     for (Move m; (m = mp.next());) {
         if (m == ss->excluded) continue;
-        if (rootNode && std::find_if(rootMoves.begin() + pvIdx, rootMoves.end(), [m](const RootMove& rm) {
-                            return rm.pv[0] == m;
-                        }) == rootMoves.end())
+        if (rootNode &&
+            std::find_if(rootMoves.begin() + pvIdx, rootMoves.end(),
+                         [m](const RootMove& rm) { return rm.pv[0] == m; }) == rootMoves.end())
             continue;
         ++moveCount;
         ss->moveCount = moveCount;
@@ -409,7 +419,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 // Late move pruning.
                 if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) continue;
                 // Futility pruning.
-                if (!ss->inCheck && depth < 7 && ss->staticEval + 100 + 110 * depth <= alpha) continue;
+                if (!ss->inCheck && depth < 7 && ss->staticEval + 100 + 110 * depth <= alpha)
+                    continue;
                 if (depth < 6 && !see_ge(pos, m, -25 * depth * depth)) continue;
             } else if (depth < 7 && !see_ge(pos, m, -120 * depth))
                 continue;
@@ -421,7 +432,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
 
         ss->currentMove = m;
         ss->movedPiece = pos.piece_on(m.from());
-        searcher.tt.prefetch(pos.key());
+        ss->contHist = &history.continuation[ss->movedPiece][m.to()];
+        const int quietHist = quiet ? history.get(us, m) + (*contHist[0])[ss->movedPiece][m.to()] +
+                                          (*contHist[1])[ss->movedPiece][m.to()]
+                                    : 0;
         pos.do_move(m, states[ss->ply]);
         nodes.fetch_add(1, std::memory_order_relaxed);
 
@@ -430,7 +444,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         if (depth >= 2 && moveCount > 1 + rootNode && (quiet || cutNode)) {
             int r = Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
             r += !PvNode + cutNode - improving;
-            if (quiet) r -= std::clamp(history.get(us, m) / 4000, -2, 2);
+            if (quiet) r -= std::clamp(quietHist / 6000, -2, 2);
             if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
             if (ss->inCheck || givesCheck) r -= 1;
             int d = std::clamp(newDepth - std::max(r, 0), 1, newDepth);
@@ -441,7 +455,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             value = -search<false>(ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
         else
             value = alpha + 1; // force the full window below
-        if (PvNode && (moveCount == 1 || (value > alpha && (rootNode || value < beta)))) {
+        // Any move that beats alpha in a PV node gets a full-window search, so that the
+        // PV copied below is always this move's own.
+        if (PvNode && (moveCount == 1 || value > alpha)) {
             (ss + 1)->pv = pv;
             (ss + 1)->pv[0] = Move::none();
             value = -search<true>(ss + 1, -beta, -alpha, newDepth, false);
@@ -476,7 +492,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 alpha = value;
             }
         }
-        if (quiet && m != bestMove && quietCount < 64) quietsTried[quietCount++] = m;
+        if (m != bestMove) {
+            if (quiet && quietCount < 64) quietsTried[quietCount++] = m;
+            if (capture && captureCount < 32) capturesTried[captureCount++] = m;
+        }
     }
 
     if (!moveCount) {
@@ -484,22 +503,36 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         return ss->inCheck ? mated_in(ss->ply) : draw_value(nodes);
     }
 
-    // Reward the move that cut, punish the quiet ones tried before it.
-    if (bestMove && bestValue >= beta && !pos.is_capture(bestMove) && !bestMove.is_promotion()) {
-        int bonus = stat_bonus(depth);
-        history.update(us, bestMove, bonus);
-        for (int i = 0; i < quietCount; ++i) history.update(us, quietsTried[i], -bonus);
-        if (ss->killers[0] != bestMove) {
-            ss->killers[1] = ss->killers[0];
-            ss->killers[0] = bestMove;
-        }
-        if ((ss - 1)->currentMove && (ss - 1)->movedPiece)
-            history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()] = bestMove;
+    // Reward the move that cut, punish the ones tried before it.
+    if (bestMove && bestValue >= beta) {
+        const int bonus = stat_bonus(depth);
+        auto quiet_update = [&](Move m, int b) {
+            const Piece pc = pos.piece_on(m.from());
+            history.update(us, m, b);
+            history_update<16384>((*(ss - 1)->contHist)[pc][m.to()], b);
+            history_update<16384>((*(ss - 2)->contHist)[pc][m.to()], b);
+        };
+        auto capture_update = [&](Move m, int b) {
+            history_update<8192>(
+                history.capture[pos.piece_on(m.from())][m.to()][type_of(pos.piece_on(m.to()))], b);
+        };
+        if (!pos.is_capture(bestMove) && !bestMove.is_promotion()) {
+            quiet_update(bestMove, bonus);
+            for (int i = 0; i < quietCount; ++i) quiet_update(quietsTried[i], -bonus);
+            if (ss->killers[0] != bestMove) {
+                ss->killers[1] = ss->killers[0];
+                ss->killers[0] = bestMove;
+            }
+            if ((ss - 1)->currentMove && (ss - 1)->movedPiece)
+                history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()] = bestMove;
+        } else if (pos.is_capture(bestMove))
+            capture_update(bestMove, bonus);
+        for (int i = 0; i < captureCount; ++i) capture_update(capturesTried[i], -bonus);
     }
 
     if (!ss->excluded && !(rootNode && pvIdx))
         searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
-                          bestValue >= beta                   ? BOUND_LOWER
+                          bestValue >= beta                     ? BOUND_LOWER
                           : PvNode && bestValue > originalAlpha ? BOUND_EXACT
                                                                 : BOUND_UPPER,
                           depth, bestMove, ss->staticEval);
@@ -533,7 +566,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         bestValue = futilityBase = -VALUE_INFINITE;
         ss->staticEval = VALUE_NONE;
     } else {
-        ss->staticEval = bestValue = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        ss->staticEval = bestValue =
+            ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
         if (bestValue >= beta) return bestValue;
         if (bestValue > alpha) alpha = bestValue;
         futilityBase = bestValue + 150;
@@ -556,6 +590,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             continue;
         ss->currentMove = m;
         ss->movedPiece = pos.piece_on(m.from());
+        ss->contHist = &history.continuation[ss->movedPiece][m.to()];
         pos.do_move(m, states[ss->ply]);
         nodes.fetch_add(1, std::memory_order_relaxed);
         Value value = -qsearch<PvNode>(ss + 1, -beta, -alpha, depth - 1);

@@ -22,8 +22,10 @@ std::optional<long long> number(const std::string& s, long long lo, long long hi
     bool big = false;
     for (; i < s.size(); ++i) {
         if (s[i] < '0' || s[i] > '9') return std::nullopt;
-        if (v > 100000000000000LL) big = true;
-        else v = v * 10 + (s[i] - '0');
+        if (v > 100000000000000LL)
+            big = true;
+        else
+            v = v * 10 + (s[i] - '0');
     }
     if (big) v = hi;
     if (s[0] == '-') v = -v;
@@ -83,7 +85,9 @@ bool Uci::command(const std::string& line) {
         send(os.str());
     } else if (token == "isready")
         send("readyok");
-    else if (token == "ucinewgame")
+    else if (token == "debug" || token == "register") {
+        // Standard UCI commands with nothing to do here.
+    } else if (token == "ucinewgame")
         engine.new_game();
     else if (token == "setoption")
         cmd_setoption(is);
@@ -139,7 +143,8 @@ void Uci::cmd_position(std::istringstream& is) {
     } else
         return error("position needs 'startpos' or 'fen', not '" + token + "'; position unchanged");
     if (!token.empty() && token != "moves")
-        return error("expected 'moves' after the position, got '" + token + "'; position unchanged");
+        return error("expected 'moves' after the position, got '" + token +
+                     "'; position unchanged");
     std::vector<std::string> moves;
     while (is >> token) moves.push_back(token);
     if (auto err = engine.set_position(fen, moves)) error(*err + "; position unchanged");
@@ -169,12 +174,11 @@ void Uci::cmd_go(std::istringstream& is) {
                 Move m = parse_uci_move(engine.position(), token);
                 if (!m) {
                     // Not a move: either the next keyword, or garbage.
-                    static const char* keys[] = {"wtime", "btime", "winc", "binc", "movestogo",
-                                                 "depth", "nodes", "mate", "movetime",
-                                                 "infinite", "ponder", "perft"};
-                    if (std::find_if(std::begin(keys), std::end(keys), [&](const char* k) {
-                            return token == k;
-                        }) != std::end(keys)) {
+                    static const char* keys[] = {"wtime",     "btime",    "winc",   "binc",
+                                                 "movestogo", "depth",    "nodes",  "mate",
+                                                 "movetime",  "infinite", "ponder", "perft"};
+                    if (std::find_if(std::begin(keys), std::end(keys),
+                                     [&](const char* k) { return token == k; }) != std::end(keys)) {
                         is.seekg(p);
                         break;
                     }
@@ -233,8 +237,8 @@ void Uci::cmd_go(std::istringstream& is) {
            << " score " << search::uci_score(i.score);
         if (i.bound == BOUND_LOWER) os << " lowerbound";
         if (i.bound == BOUND_UPPER) os << " upperbound";
-        os << " nodes " << i.nodes << " nps " << i.nps << " hashfull " << i.hashfull
-           << " tbhits " << i.tbhits << " time " << i.time << " pv";
+        os << " nodes " << i.nodes << " nps " << i.nps << " hashfull " << i.hashfull << " tbhits "
+           << i.tbhits << " time " << i.time << " pv";
         for (Move m : i.pv) os << ' ' << to_uci(m, *pos);
         send(os.str());
     };

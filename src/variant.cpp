@@ -5,9 +5,11 @@ namespace khun {
 namespace {
 
 // Index = PieceType: none, pawn, knight, khon, met, rook, ai-wok, king.
-const Variant Makruk{
-    "makruk", "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", " PNSMRAK",
-    CountingRule::Makruk, RANK_6, MET, false, false, false};
+const Variant Makruk{"makruk",   "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+                     " PNSMRAK", CountingRule::Makruk,
+                     RANK_6,     MET,
+                     false,      false,
+                     false};
 
 const Variant* const All[] = {&Makruk};
 

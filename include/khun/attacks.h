@@ -29,11 +29,11 @@ struct Magic {
 extern Magic RookMagics[SQUARE_NB];
 extern Bitboard KingAttacks[SQUARE_NB];
 extern Bitboard KnightAttacks[SQUARE_NB];
-extern Bitboard MetAttacks[SQUARE_NB];              // one step diagonally (ferz)
-extern Bitboard KhonAttacks[COLOR_NB][SQUARE_NB];   // ferz plus one step forward
-extern Bitboard PawnAttacks[COLOR_NB][SQUARE_NB];   // diagonal captures forward
-extern Bitboard LineBB[SQUARE_NB][SQUARE_NB];       // full rank/file through both, or 0
-extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];    // squares strictly between on a rank/file
+extern Bitboard MetAttacks[SQUARE_NB];            // one step diagonally (ferz)
+extern Bitboard KhonAttacks[COLOR_NB][SQUARE_NB]; // ferz plus one step forward
+extern Bitboard PawnAttacks[COLOR_NB][SQUARE_NB]; // diagonal captures forward
+extern Bitboard LineBB[SQUARE_NB][SQUARE_NB];     // full rank/file through both, or 0
+extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];  // squares strictly between on a rank/file
 
 inline Bitboard rook(Square s, Bitboard occupied) {
     const Magic& m = RookMagics[s];

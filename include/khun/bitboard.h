@@ -27,11 +27,11 @@ constexpr Bitboard rank_bb(Square s) { return rank_bb(rank_of(s)); }
 
 template <Direction D>
 constexpr Bitboard shift(Bitboard b) {
-    return D == NORTH ? b << 8
-         : D == SOUTH ? b >> 8
-         : D == EAST  ? (b & ~FileHBB) << 1
-         : D == WEST  ? (b & ~FileABB) >> 1
-                      : 0;
+    return D == NORTH   ? b << 8
+           : D == SOUTH ? b >> 8
+           : D == EAST  ? (b & ~FileHBB) << 1
+           : D == WEST  ? (b & ~FileABB) >> 1
+                        : 0;
 }
 
 // The ranks from c's (relative) rank r up to its last rank.

@@ -15,21 +15,34 @@ namespace khun {
 // least `threshold` for the mover?
 bool see_ge(const Position& pos, Move m, int threshold);
 
-// Quiet-move statistics shared by one search thread's nodes.
+// Saturating update of a history entry towards +-Limit.
+template <int Limit>
+inline void history_update(int16_t& e, int bonus) {
+    int b = bonus > Limit ? Limit : bonus < -Limit ? -Limit : bonus;
+    e = int16_t(e + b - e * (b < 0 ? -b : b) / Limit);
+}
+
+// How often a move to `to` by `piece` was good after a given earlier move.
+using PieceToHistory = int16_t[PIECE_NB][SQUARE_NB];
+
+// Move statistics shared by one search thread's nodes.
 struct History {
     int16_t butterfly[COLOR_NB][SQUARE_NB * SQUARE_NB];
+    int16_t capture[PIECE_NB][SQUARE_NB][PIECE_TYPE_NB];
     Move counter[PIECE_NB][SQUARE_NB];
+    // Indexed by the earlier move's piece and target square.
+    PieceToHistory continuation[PIECE_NB][SQUARE_NB];
 
     void clear() {
         std::memset(butterfly, 0, sizeof butterfly);
+        std::memset(capture, 0, sizeof capture);
+        std::memset(continuation, 0, sizeof continuation);
         for (auto& row : counter)
             for (Move& m : row) m = Move::none();
     }
     int get(Color c, Move m) const { return butterfly[c][m.raw() & 4095]; }
     void update(Color c, Move m, int bonus) {
-        int16_t& e = butterfly[c][m.raw() & 4095];
-        int clamped = bonus > 8000 ? 8000 : bonus < -8000 ? -8000 : bonus;
-        e = int16_t(e + clamped - e * (clamped < 0 ? -clamped : clamped) / 8192);
+        history_update<8192>(butterfly[c][m.raw() & 4095], bonus);
     }
 };
 
@@ -37,7 +50,7 @@ class MovePicker {
   public:
     // Main search: all legal moves. `killers` holds two, `counter` may be none.
     MovePicker(const Position& pos, Move ttMove, const History& hist, const Move* killers,
-               Move counter);
+               Move counter, const PieceToHistory* const* contHist);
     // Quiescence: captures and promotions, or every evasion when in check.
     MovePicker(const Position& pos, Move ttMove, const History& hist);
 
@@ -47,7 +60,7 @@ class MovePicker {
 
   private:
     void score(const Position& pos, Move ttMove, const History& hist, const Move* killers,
-               Move counter);
+               Move counter, const PieceToHistory* const* contHist);
 
     Move moves[MAX_MOVES];
     int scores[MAX_MOVES];

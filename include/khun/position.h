@@ -39,10 +39,10 @@ struct StateInfo {
 // Why the game is over, if it is.
 enum class Outcome {
     None,
-    Checkmate,   // the side to move is mated
-    Stalemate,   // draw
+    Checkmate, // the side to move is mated
+    Stalemate, // draw
     CountingDraw,
-    Repetition,  // threefold (or, inside the search, a repeat after the root)
+    Repetition, // threefold (or, inside the search, a repeat after the root)
 };
 
 const char* outcome_name(Outcome o);
@@ -154,9 +154,8 @@ struct Game {
 
     // Sets up `fen` then plays `moves` (UCI strings); nullptr and `error` set on failure,
     // so a caller replaces its game only with one that is whole.
-    static std::unique_ptr<Game> make(const std::string& fen,
-                                      const std::vector<std::string>& moves, const Variant& v,
-                                      std::string& error);
+    static std::unique_ptr<Game> make(const std::string& fen, const std::vector<std::string>& moves,
+                                      const Variant& v, std::string& error);
     void play(Move m);
 };
 

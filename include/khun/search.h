@@ -86,8 +86,7 @@ class Searcher {
 
     // Starts searching `pos` (whose state chain must outlive the search) in the
     // background. `listener` receives info lines and exactly one bestmove.
-    void start(const Position& pos, const Limits& limits, const Options& opts,
-               Listener listener);
+    void start(const Position& pos, const Limits& limits, const Options& opts, Listener listener);
     void stop() { stopFlag = true; }
     void ponderhit();
     void wait(); // until bestmove has been reported

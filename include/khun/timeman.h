@@ -21,8 +21,8 @@ struct TimeManager {
     TimePoint maximum = 0; // hard
 
     // time/inc are the side to move's clock in ms; movestogo 0 means sudden death.
-    void init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo,
-              TimePoint movetime, int overhead);
+    void init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo, TimePoint movetime,
+              int overhead);
     TimePoint elapsed() const { return now() - start; }
 };
 

@@ -88,11 +88,11 @@ constexpr int pawn_push(Color c) { return c == WHITE ? NORTH : SOUTH; }
 // a move prints as a plain from-to string plus, for a promotion, the piece letter.
 enum MoveKind : int {
     NORMAL,
-    PROMOTION,    // pawn becomes the promotion piece (met, or per variant)
-    PROMO_ROOK,   // asean: other promotion choices
+    PROMOTION,  // pawn becomes the promotion piece (met, or per variant)
+    PROMO_ROOK, // asean: other promotion choices
     PROMO_KNIGHT,
     PROMO_KHON,
-    SUT_MOVE,     // sutras: the pawn ahead advances and the piece follows
+    SUT_MOVE, // sutras: the pawn ahead advances and the piece follows
 };
 
 class Move {
@@ -106,9 +106,7 @@ class Move {
     constexpr Square from() const { return Square(data & 63); }
     constexpr Square to() const { return Square((data >> 6) & 63); }
     constexpr MoveKind kind() const { return MoveKind(data >> 12); }
-    constexpr bool is_promotion() const {
-        return kind() >= PROMOTION && kind() <= PROMO_KHON;
-    }
+    constexpr bool is_promotion() const { return kind() >= PROMOTION && kind() <= PROMO_KHON; }
     constexpr uint16_t raw() const { return data; }
     constexpr explicit operator bool() const { return data != 0 && data != 65; }
     constexpr bool operator==(Move m) const { return data == m.data; }

@@ -17,11 +17,11 @@ struct Variant {
     // FEN letters indexed by PieceType (upper case; lower case for Black).
     std::string pieceChars;
     CountingRule counting = CountingRule::Makruk;
-    Rank promotionRank = RANK_6;  // relative rank on which a pawn promotes
-    PieceType promotedTo = MET;   // kind a pawn becomes (asean offers a choice)
-    bool cambodianMoves = false;  // first-move king leap and met double step
-    bool makpong = false;         // a king in check may only capture the checker
-    bool firstCheckWins = false;  // karouk
+    Rank promotionRank = RANK_6; // relative rank on which a pawn promotes
+    PieceType promotedTo = MET;  // kind a pawn becomes (asean offers a choice)
+    bool cambodianMoves = false; // first-move king leap and met double step
+    bool makpong = false;        // a king in check may only capture the checker
+    bool firstCheckWins = false; // karouk
 };
 
 // The variant named `name` (as Fairy-Stockfish spells it), or nullptr.
