@@ -162,6 +162,19 @@ void Engine::new_game() {
     searcher->clear();
 }
 
+Engine::Thought Engine::think(search::Limits limits) {
+    Thought t{Move::none(), VALUE_ZERO};
+    search::Listener l;
+    l.info = [&t](const search::Info& i) {
+        if (i.multipv == 1 && i.bound == BOUND_EXACT) t.score = i.score;
+    };
+    l.bestmove = [&t](Move best, Move) { t.best = best; };
+    limits.start = now();
+    go(limits, l);
+    wait();
+    return t;
+}
+
 uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listener listener) {
     if (auto err = set_position(fen, {})) return 0;
     search::Limits limits;

@@ -1,5 +1,7 @@
 #include "khun/evaluate.h"
 
+#include "khun/eval_params.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -7,31 +9,7 @@
 namespace khun {
 namespace eval {
 
-//                                         -   P    N    S    M    R    A     K
-// Pawns are weak in Makruk (no double step, they promote only to a met) and the rook is
-// the one long-range piece: relative values close to Fairy-Stockfish's for makruk.
-const int PieceValueMg[PIECE_TYPE_NB] = {0, 60, 375, 320, 200, 645, 1100, 0};
-const int PieceValueEg[PIECE_TYPE_NB] = {0, 90, 410, 310, 215, 690, 1300, 0};
-
 namespace {
-
-// Game phase from the pieces besides pawns and kings: 24 at the start, 0 when bare.
-constexpr int PhaseWeight[PIECE_TYPE_NB] = {0, 0, 1, 1, 1, 3, 4, 0};
-constexpr int PhaseMax = 2 * (2 * 1 + 2 * 1 + 1 + 2 * 3);
-
-struct Score {
-    int mg = 0, eg = 0;
-    Score& operator+=(Score o) {
-        mg += o.mg, eg += o.eg;
-        return *this;
-    }
-    Score& operator-=(Score o) {
-        mg -= o.mg, eg -= o.eg;
-        return *this;
-    }
-};
-constexpr Score S(int mg, int eg) { return Score{mg, eg}; }
-inline Score operator*(Score s, int k) { return S(s.mg * k, s.eg * k); }
 
 int centre_distance(Square s) {
     int f = file_of(s), r = rank_of(s);
@@ -45,118 +23,145 @@ int distance(Square a, Square b) {
     return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
 }
 
-// Piece-square bonus from White's side; Black's squares are rotated 180 degrees, the
-// symmetry of the Makruk start position (kings on d1 and e8).
-Score psq(PieceType pt, Square s) {
-    const int cd = centre_distance(s); // 0 in the centre, 3 in a corner
-    const int rr = rank_of(s);
-    switch (pt) {
-    case PAWN: {
-        // Pawns start on rank 3 and promote on rank 6: every step counts.
-        static const int adv[8] = {0, 0, 0, 6, 18, 0, 0, 0};
-        int centreFile = (file_of(s) >= FILE_C && file_of(s) <= FILE_F) ? 6 : 0;
-        return S(adv[rr] + centreFile, adv[rr] * 2);
-    }
-    case KNIGHT: return S(12 - 8 * cd, 8 - 6 * cd);
-    case KHON: return S(10 - 5 * cd + 3 * std::min(rr, 4), 6 - 4 * cd);
-    case MET: return S(8 - 4 * cd + 2 * std::min(rr, 4), 8 - 4 * cd);
-    case ROOK: return S(rr == 6 ? 12 : 0, 0);
-    case AIWOK: return S(10 - 5 * cd, 10 - 5 * cd);
-    case KING: return S(rr == 0 ? 10 : -8 * rr, 14 - 8 * cd);
-    default: return S(0, 0);
-    }
+// Black's squares are rotated 180 degrees: the symmetry of the Makruk start position
+// (kings on d1 and e8), so one table serves both colours.
+template <Color Us>
+constexpr Square relative(Square s) {
+    return Us == WHITE ? s : Square(s ^ 63);
 }
 
-constexpr Score MobilityBonus[PIECE_TYPE_NB] = {S(0, 0), S(0, 0), S(6, 6), S(5, 4),
-                                                S(4, 4), S(4, 5), S(4, 4), S(0, 0)};
-constexpr Score RookOpenFile = S(30, 12);
-constexpr Score RookHalfOpenFile = S(14, 6);
-constexpr Score PawnIsolated = S(-8, -10);
-constexpr Score PawnDoubled = S(-10, -16);
-constexpr Score PawnSupported = S(8, 6);
-constexpr Score PawnPassed[8] = {S(0, 0),   S(0, 0), S(0, 0), S(10, 20),
-                                 S(25, 45), S(0, 0), S(0, 0), S(0, 0)};
-constexpr Score KingShelter = S(12, 0);     // per met/khon next to the king
-constexpr Score KingZoneAttack = S(-9, -2); // per enemy attack on the king zone
-constexpr int Tempo = 12;
-
-template <Color Us>
-Score evaluate_side(const Position& pos, Bitboard enemyPawnAttacks, int& kingAttacks) {
-    constexpr Color Them = ~Us;
+// Adds weighted feature counts into a score (play) ...
+struct ScoreSink {
     Score s;
+    void add(Color c, int param, int n = 1) {
+        if (c == WHITE)
+            s += Weights[param] * n;
+        else
+            s -= Weights[param] * n;
+    }
+};
+
+} // namespace
+
+// ... or records the counts themselves, White minus Black (tuning).
+struct TraceSink {
+    int16_t* coef;
+    void add(Color c, int param, int n = 1) { coef[param] += int16_t(c == WHITE ? n : -n); }
+};
+
+namespace {
+
+template <Color Us, class Sink>
+void side_terms(const Position& pos, Sink& out) {
+    constexpr Color Them = ~Us;
     const Bitboard occ = pos.pieces();
-    const Bitboard ours = pos.pieces(Us);
+    const Bitboard ours = pos.pieces(Us), theirs = pos.pieces(Them);
     const Bitboard pawns = pos.pieces(Us, PAWN), theirPawns = pos.pieces(Them, PAWN);
-    const Bitboard safe = ~ours & ~enemyPawnAttacks;
+    const Bitboard theirPawnAttacks =
+        Them == WHITE ? ((theirPawns & ~FileABB) << 7) | ((theirPawns & ~FileHBB) << 9)
+                      : ((theirPawns & ~FileABB) >> 9) | ((theirPawns & ~FileHBB) >> 7);
+    const Bitboard safe = ~ours & ~theirPawnAttacks;
     const Square theirKing = pos.king_square(Them);
     const Bitboard theirZone = attacks::king(theirKing) | square_bb(theirKing);
 
-    for (Bitboard b = pos.pieces(Us) & ~pos.pieces(KING); b;) {
+    // What each side attacks, for threats and hanging pieces.
+    Bitboard ourAttacks = 0, theirAttacks = theirPawnAttacks, theirMinorAttacks = 0;
+    for (Bitboard b = theirs & ~pos.pieces(PAWN); b;) {
         Square sq = pop_lsb(b);
         PieceType pt = type_of(pos.piece_on(sq));
-        Square rel = Us == WHITE ? sq : Square(sq ^ 63);
-        s += S(PieceValueMg[pt], PieceValueEg[pt]);
-        s += psq(pt, rel);
+        Bitboard a = attacks::of(pt, Them, sq, occ);
+        theirAttacks |= a;
+        if (pt == KNIGHT || pt == KHON || pt == MET) theirMinorAttacks |= a;
+    }
+
+    for (Bitboard b = ours & ~pos.pieces(KING); b;) {
+        const Square sq = pop_lsb(b);
+        const PieceType pt = type_of(pos.piece_on(sq));
+        out.add(Us, P_MATERIAL + pt);
+        out.add(Us, P_PSQ + pt * 64 + relative<Us>(sq));
+        const Bitboard att = attacks::of(pt, Us, sq, occ);
+        ourAttacks |= att;
+        if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + pt);
         if (pt == PAWN) continue;
-        Bitboard att = attacks::of(pt, Us, sq, occ);
-        s += MobilityBonus[pt] * (popcount(att & safe) - (pt == ROOK ? 6 : 2));
-        kingAttacks += popcount(att & theirZone);
+        if (pt >= ROOK && (square_bb(sq) & theirMinorAttacks)) out.add(Them, P_THREAT_BY_MINOR + pt);
+        out.add(Us, P_MOBILITY + pt * MobilityMax + std::min(popcount(att & safe), MobilityMax - 1));
+        if (int n = popcount(att & theirZone)) out.add(Us, P_KING_ATTACK + pt, n);
         if (pt == ROOK) {
             Bitboard f = file_bb(sq);
-            if (!(f & pawns)) s += (f & theirPawns) ? RookHalfOpenFile : RookOpenFile;
+            if (!(f & pawns)) out.add(Us, (f & theirPawns) ? P_ROOK_HALF_OPEN : P_ROOK_OPEN);
         }
     }
+    ourAttacks |= attacks::king(pos.king_square(Us));
+    ourAttacks |= Us == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
+                              : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
+
+    // Our pieces the enemy attacks and nothing of ours defends.
+    if (int n = popcount(ours & ~pos.pieces(KING) & theirAttacks & ~ourAttacks))
+        out.add(Them, P_HANGING, n);
 
     // Pawn structure.
     for (Bitboard b = pawns; b;) {
-        Square sq = pop_lsb(b);
-        File f = file_of(sq);
-        Bitboard adj =
+        const Square sq = pop_lsb(b);
+        const File f = file_of(sq);
+        const Bitboard adj =
             (f > FILE_A ? file_bb(File(f - 1)) : 0) | (f < FILE_H ? file_bb(File(f + 1)) : 0);
-        if (!(adj & pawns)) s += PawnIsolated;
-        if (more_than_one(file_bb(f) & pawns)) s += PawnDoubled;
-        if (attacks::pawn(Them, sq) & pawns) s += PawnSupported;
+        if (!(adj & pawns)) out.add(Us, P_PAWN_ISOLATED);
+        if (more_than_one(file_bb(f) & pawns)) out.add(Us, P_PAWN_DOUBLED);
+        if (attacks::pawn(Them, sq) & pawns) out.add(Us, P_PAWN_SUPPORTED);
+        if (adj & rank_bb(sq) & pawns) out.add(Us, P_PAWN_PHALANX);
         // Passed: no enemy pawn ahead on this or an adjacent file.
-        Rank r = relative_rank(Us, sq);
         const int rk = rank_of(sq);
         const Bitboard front = Us == WHITE ? (rk < 7 ? ~Bitboard(0) << (8 * (rk + 1)) : 0)
                                            : (Bitboard(1) << (8 * rk)) - 1;
-        const Bitboard ahead = (file_bb(f) | adj) & front;
-        if (!(ahead & theirPawns)) s += PawnPassed[r];
+        if (!((file_bb(f) | adj) & front & theirPawns))
+            out.add(Us, P_PAWN_PASSED + relative_rank(Us, sq));
     }
 
-    // King shelter by mets and khons, which defend by stepping.
+    // The king, and the mets and khons that shelter it by stepping.
     const Square ksq = pos.king_square(Us);
-    s += KingShelter * popcount(attacks::king(ksq) & (pos.pieces(Us, MET) | pos.pieces(Us, KHON)));
-    s += psq(KING, Us == WHITE ? ksq : Square(ksq ^ 63));
-    return s;
+    out.add(Us, P_PSQ + KING * 64 + relative<Us>(ksq));
+    if (int n = popcount(attacks::king(ksq) & (pos.pieces(Us, MET) | pos.pieces(Us, KHON))))
+        out.add(Us, P_KING_SHELTER, n);
+}
+
+template <class Sink>
+void all_terms(const Position& pos, Sink& out) {
+    side_terms<WHITE>(pos, out);
+    side_terms<BLACK>(pos, out);
+    out.add(pos.side_to_move(), P_TEMPO);
 }
 
 // Bare king against mating material: drive the king to the edge, bring ours closer.
 int mop_up(const Position& pos, Color strong) {
     const Square wk = pos.king_square(~strong), sk = pos.king_square(strong);
-    return 40 * (3 - edge_distance(wk)) + 10 * (3 - centre_distance(wk)) * 2 +
+    return 40 * (3 - edge_distance(wk)) + 20 * (3 - centre_distance(wk)) +
            12 * (7 - distance(wk, sk));
 }
 
-// How much of the winning side's advantage survives, in 1/64ths.
+} // namespace
+
+int phase(const Position& pos) {
+    int p = 0;
+    for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) p += PhaseWeight[pt] * pos.count(pt);
+    return std::min(p, PhaseMax);
+}
+
 int scale(const Position& pos, Color strong) {
     if (pos.pieces(PAWN)) return 64;
-    const Color weak = ~strong;
     const int n = pos.count(strong) - 1;
     const int rooks = pos.count(strong, ROOK) + pos.count(strong, AIWOK);
-    const int khons = pos.count(strong, KHON);
     if (rooks) return 64;
     if (n <= 1) return 4; // a lone met, khon or knight cannot mate
-    if (n == 2 && khons == 0) {
+    if (n == 2 && pos.count(strong, KHON) == 0)
         // Two knights, two mets or knight+met: almost never a forced mate.
         return pos.count(strong, KNIGHT) == 1 && pos.count(strong, MET) == 1 ? 16 : 6;
-    }
-    (void)weak;
     return 64;
 }
 
-} // namespace
+void trace_terms(const Position& pos, int16_t* coef) {
+    TraceSink sink{coef};
+    all_terms(pos, sink);
+}
 
 bool dead_draw(const Position& pos) {
     if (pos.pieces(PAWN)) return false;
@@ -170,40 +175,30 @@ bool dead_draw(const Position& pos) {
 }
 
 Value evaluate(const Position& pos) {
-    const Bitboard wp = pos.pieces(WHITE, PAWN), bp = pos.pieces(BLACK, PAWN);
-    const Bitboard wAtt = ((wp & ~FileABB) << 7) | ((wp & ~FileHBB) << 9);
-    const Bitboard bAtt = ((bp & ~FileABB) >> 9) | ((bp & ~FileHBB) >> 7);
-    int wKingAttacks = 0, bKingAttacks = 0;
-    Score s = evaluate_side<WHITE>(pos, bAtt, wKingAttacks);
-    s -= evaluate_side<BLACK>(pos, wAtt, bKingAttacks);
-    s += KingZoneAttack * bKingAttacks;
-    s -= KingZoneAttack * wKingAttacks;
-
-    int phase = 0;
-    for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) phase += PhaseWeight[pt] * pos.count(pt);
-    phase = std::min(phase, PhaseMax);
-    int v = (s.mg * phase + s.eg * (PhaseMax - phase)) / PhaseMax;
+    ScoreSink sink;
+    all_terms(pos, sink);
+    const int ph = phase(pos);
+    int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
 
     // Endings against a bare king.
-    for (Color c : {WHITE, BLACK}) {
-        if (!more_than_one(pos.pieces(~c)) && more_than_one(pos.pieces(c)) && !pos.pieces(PAWN)) {
-            int bonus = mop_up(pos, c);
-            v += c == WHITE ? bonus : -bonus;
-        }
-    }
-    Color strong = v > 0 ? WHITE : BLACK;
-    v = v * scale(pos, strong) / 64;
-
-    v = pos.side_to_move() == WHITE ? v : -v;
-    return v + Tempo;
+    if (!pos.pieces(PAWN))
+        for (Color c : {WHITE, BLACK})
+            if (!more_than_one(pos.pieces(~c)) && more_than_one(pos.pieces(c))) {
+                int bonus = mop_up(pos, c);
+                v += c == WHITE ? bonus : -bonus;
+            }
+    v = v * scale(pos, v > 0 ? WHITE : BLACK) / 64;
+    return pos.side_to_move() == WHITE ? v : -v;
 }
+
+int piece_value(PieceType pt) { return Weights[P_MATERIAL + pt].mg; }
 
 std::string trace(const Position& pos) {
     std::ostringstream os;
     Value v = evaluate(pos);
     int white = pos.side_to_move() == WHITE ? v : -v;
-    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0 << " (white side) [" << v
-       << " cp for the side to move]\n";
+    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0
+       << " (white side) [" << v << " cp for the side to move]";
     return os.str();
 }
 

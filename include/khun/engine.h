@@ -60,6 +60,13 @@ class Engine {
     bool searching() const { return searcher->searching(); }
     void new_game();
 
+    // A silent, blocking search of the current position (self-play, tools).
+    struct Thought {
+        Move best;
+        Value score; // for the side to move
+    };
+    Thought think(search::Limits limits);
+
     // Fixed-depth search of a position, blocking; for bench and tests. Returns nodes.
     uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
 

@@ -3,28 +3,33 @@
 
 #include "khun/position.h"
 
+#include <cstdint>
 #include <string>
 
 namespace khun {
 
 namespace eval {
 
-// Middlegame and endgame piece values, indexed by PieceType.
-extern const int PieceValueMg[PIECE_TYPE_NB];
-extern const int PieceValueEg[PIECE_TYPE_NB];
-
-// The value SEE and move ordering use for a piece kind.
-inline int see_value(PieceType pt) { return PieceValueMg[pt]; }
-
 // From the side to move's point of view.
 Value evaluate(const Position& pos);
 
-// A readable breakdown for the `eval` command.
+// The middlegame value of a piece kind, for SEE and move ordering.
+int piece_value(PieceType pt);
+inline int see_value(PieceType pt) { return piece_value(pt); }
+
+// A readable summary for the `eval` command.
 std::string trace(const Position& pos);
 
 // True when neither side can ever mate with what is on the board (no pawns left and
 // no side with mating material), so the search may call the position a draw.
 bool dead_draw(const Position& pos);
+
+// For the tuner: the game phase (0..PhaseMax), the share (of 64) of an advantage that
+// survives for `strong`, and the feature counts (White minus Black) of every parameter
+// in eval_params.h added into coef[PARAM_NB].
+int phase(const Position& pos);
+int scale(const Position& pos, Color strong);
+void trace_terms(const Position& pos, int16_t* coef);
 
 } // namespace eval
 
