@@ -38,7 +38,8 @@ void play_game(Engine& engine, std::mt19937_64& rng, int nodes, std::vector<std:
     }
     if (engine.position().outcome() != Outcome::None) return;
 
-    std::vector<std::pair<std::string, Color>> positions;
+    // FEN and the search score from White's side.
+    std::vector<std::pair<std::string, int>> positions;
     double result = 0.5;
     int winStreak = 0, drawStreak = 0;
     for (int ply = 0;; ++ply) {
@@ -65,12 +66,12 @@ void play_game(Engine& engine, std::mt19937_64& rng, int nodes, std::vector<std:
         if (drawStreak >= 20) break;
         if (!pos.in_check() && !pos.is_capture(t.best) && !t.best.is_promotion() &&
             std::abs(t.score) < 1000)
-            positions.emplace_back(pos.fen(), stm);
+            positions.emplace_back(pos.fen(), stm == WHITE ? t.score : -t.score);
         moves.push_back(to_uci(t.best, pos));
         if (engine.set_position("", moves)) break;
     }
     const char* r = result == 1.0 ? "1" : result == 0.0 ? "0" : "0.5";
-    for (auto& p : positions) lines.push_back(p.first + " ; " + r);
+    for (auto& p : positions) lines.push_back(p.first + " ; " + r + " ; " + std::to_string(p.second));
 }
 
 } // namespace

@@ -21,7 +21,7 @@ struct Entry {
     uint16_t count;
     uint8_t phase;
     uint8_t scale;
-    float result;
+    float result; // the target: game result blended with the search score
 };
 
 struct Dataset {
@@ -52,7 +52,7 @@ double loss(const Dataset& d, const Weights& w, double k) {
     return sum / double(d.entries.size());
 }
 
-bool load(const std::string& file, Dataset& d) {
+bool load(const std::string& file, Dataset& d, double lambda, double k0) {
     std::ifstream in(file);
     if (!in) return false;
     StateInfo st;
@@ -61,10 +61,16 @@ bool load(const std::string& file, Dataset& d) {
     int16_t buf[eval::PARAM_NB];
     size_t skipped = 0;
     while (std::getline(in, line)) {
-        size_t semi = line.rfind(';');
+        // "FEN ; result" or "FEN ; result ; score"
+        size_t semi = line.find(';');
         if (semi == std::string::npos) continue;
         std::string fen = line.substr(0, semi);
         double result = std::atof(line.c_str() + semi + 1);
+        size_t semi2 = line.find(';', semi + 1);
+        if (semi2 != std::string::npos) {
+            double score = std::atof(line.c_str() + semi2 + 1);
+            result = lambda * result + (1 - lambda) * sigmoid(k0, score);
+        }
         if (pos.set(fen, default_variant(), &st)) {
             ++skipped;
             continue;
@@ -120,15 +126,18 @@ int tune_main(const std::vector<std::string>& args) {
     }
     Position::init();
     int epochs = 300;
-    double rate = 1.0;
+    double rate = 0.5, lambda = 0.5, reg = 2e-9;
     std::string outFile = "src/eval_weights.cpp";
     for (size_t i = 1; i + 1 < args.size(); i += 2) {
         if (args[i] == "epochs") epochs = std::atoi(args[i + 1].c_str());
         else if (args[i] == "out") outFile = args[i + 1];
         else if (args[i] == "rate") rate = std::atof(args[i + 1].c_str());
+        else if (args[i] == "lambda") lambda = std::atof(args[i + 1].c_str());
+        else if (args[i] == "reg") reg = std::atof(args[i + 1].c_str());
     }
     Dataset d;
-    if (!load(args[0], d)) {
+    // Search scores are turned into expected results with a fixed, typical K.
+    if (!load(args[0], d, lambda, 1.0)) {
         std::cerr << "tune: no usable positions in " << args[0] << "\n";
         return 2;
     }
@@ -137,6 +146,13 @@ int tune_main(const std::vector<std::string>& args) {
         w[2 * i] = eval::Weights[i].mg;
         w[2 * i + 1] = eval::Weights[i].eg;
     }
+    const Weights start = w;
+    // A feature seen in few positions would only be fitted to noise.
+    std::vector<int> seen(eval::PARAM_NB);
+    for (uint16_t i : d.index) ++seen[i];
+    int frozen = 0;
+    for (int n : seen) frozen += n < 200;
+    std::cerr << "tune: " << frozen << " of " << eval::PARAM_NB << " weights frozen (seen < 200)\n";
 
     // The scaling constant K that best fits the current weights.
     double k = 1.0, best = loss(d, w, k);
@@ -169,9 +185,10 @@ int tune_main(const std::vector<std::string>& args) {
             });
         for (auto& t : pool) t.join();
         for (size_t i = 2 * eval::P_MATERIAL; i < w.size(); ++i) {
+            if (seen[i / 2] < 200) continue;
             double g = 0;
             for (auto& gt : grads) g += gt[i];
-            g = 2 * g / double(d.entries.size());
+            g = 2 * g / double(d.entries.size()) + 2 * reg * (w[i] - start[i]);
             m[i] = beta1 * m[i] + (1 - beta1) * g;
             v[i] = beta2 * v[i] + (1 - beta2) * g * g;
             double mh = m[i] / (1 - std::pow(beta1, epoch)), vh = v[i] / (1 - std::pow(beta2, epoch));
