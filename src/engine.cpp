@@ -28,7 +28,9 @@ std::optional<long long> parse_int(const std::string& s) {
 
 } // namespace
 
-Engine::Engine() : var(&default_variant()), searcher(std::make_unique<search::Searcher>(tt)) {
+Engine::Engine()
+    : base(&default_variant()), active(default_variant()),
+      searcher(std::make_unique<search::Searcher>(tt)) {
     Position::init();
     using T = EngineOption::Type;
     opts = {
@@ -40,9 +42,13 @@ Engine::Engine() : var(&default_variant()), searcher(std::make_unique<search::Se
         {"Move Overhead", T::Spin, "10", 0, 5000, {}, ""},
         {"UCI_Chess960", T::Check, "false", 0, 0, {}, ""},
         {"UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(), ""},
+        // The seed's sutras (README "Sutras"): makruk house rules, off by default.
+        {"SutKhun", T::Check, "false", 0, 0, {}, ""},
+        {"SutMet", T::Check, "false", 0, 0, {}, ""},
+        {"SutMa", T::Check, "false", 0, 0, {}, ""},
     };
     for (auto& o : opts) o.value = o.defaultValue;
-    set_variant(*var);
+    set_variant(*base);
 }
 
 Engine::~Engine() {
@@ -51,10 +57,32 @@ Engine::~Engine() {
 }
 
 void Engine::set_variant(const Variant& v) {
+    stop();
     wait();
-    var = &v;
+    base = &v;
+    apply_sutras();
+}
+
+// Rebuilds the active game from the chosen variant and the sutra options, and starts
+// it from its start position (the positions of the old game point at `active`).
+void Engine::apply_sutras() {
+    game.reset();
+    active = with_sutras(*base, option("SutKhun") == "true", option("SutMet") == "true",
+                         option("SutMa") == "true");
     std::string err;
-    game = Game::make(v.startFen, {}, v, err);
+    game = Game::make(active.startFen, {}, active, err);
+}
+
+void Engine::play(Move m) {
+    stop();
+    wait();
+    game->play(m);
+}
+
+bool Engine::undo() {
+    stop();
+    wait();
+    return game->undo();
 }
 
 std::optional<std::string> Engine::set_position(const std::string& fen,
@@ -63,7 +91,7 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
     stop();
     wait();
     std::string err;
-    auto g = Game::make(fen.empty() ? var->startFen : fen, moves, *var, err);
+    auto g = Game::make(fen.empty() ? active.startFen : fen, moves, active, err);
     if (!g) return err;
     game = std::move(g);
     return std::nullopt;
@@ -119,8 +147,9 @@ OptionResult Engine::set_option(const std::string& name, const std::string& valu
     default: break;
     }
 
+    const bool sutra = o.name == "SutKhun" || o.name == "SutMet" || o.name == "SutMa";
     if (o.name == "Hash" || o.name == "Clear Hash" || o.name == "Threads" ||
-        o.name == "UCI_Variant") {
+        o.name == "UCI_Variant" || sutra) {
         stop();
         wait();
     }
@@ -134,6 +163,15 @@ OptionResult Engine::set_option(const std::string& name, const std::string& valu
         tt.clear();
     } else if (o.name == "UCI_Variant") {
         set_variant(*find_variant(v));
+    } else if (sutra) {
+        // A sutra changes the game: it starts again from its start position.
+        const bool changed = o.value != v;
+        o.value = v;
+        if (changed) apply_sutras();
+        if (v == "true" && base->name != "makruk")
+            r.note =
+                "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
+        return r;
     } else if (o.name == "UCI_Chess960" && v == "true") {
         r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
     }

@@ -22,6 +22,8 @@ const char* outcome_name(Outcome o) {
     case Outcome::Stalemate: return "stalemate";
     case Outcome::CountingDraw: return "counting rule";
     case Outcome::Repetition: return "threefold repetition";
+    case Outcome::Checked: return "check (karouk: the first check wins)";
+    case Outcome::MoveRule: return "fifty-move rule";
     }
     return "?";
 }
@@ -66,20 +68,37 @@ std::string square_name(Square s) {
 
 } // namespace
 
+namespace {
+
+// Which own piece a first-move right in field 3 may belong to. Cambodian keeps a right on
+// any own piece, as Fairy-Stockfish does; a sutra right is kept only where a sutra can use it.
+bool right_applies(const Variant& v, PieceType pt) {
+    if (v.cambodianMoves) return true;
+    return (pt == KING && v.sutKhun) || (pt == MET && v.sutMet) || (pt == KNIGHT && v.sutMa);
+}
+
+} // namespace
+
 std::optional<std::string> Position::set(const std::string& fen, const Variant& v, StateInfo* si) {
     std::istringstream ss(fen);
-    std::string board_s, side_s, castle_s = "-", f4 = "-", f5 = "0", f6 = "1";
-    if (!(ss >> board_s)) return "empty FEN";
-    if (!(ss >> side_s)) side_s = "w";
-    ss >> castle_s >> f4 >> f5 >> f6;
-    std::string extra;
-    if (ss >> extra) return "FEN has more than 6 fields";
+    std::vector<std::string> f;
+    for (std::string t; ss >> t && f.size() < 10;) f.push_back(t);
+    if (f.empty()) return "empty FEN";
+    size_t i = 1;
+    auto next = [&](const char* dflt) { return i < f.size() ? f[i++] : std::string(dflt); };
+    const std::string board_s = f[0], side_s = next("w"), castle_s = next("-"), f4 = next("-");
+    // Karouk: the checks each side still needs ("1+1"), between fields 4 and 5.
+    std::string checks_s;
+    if (v.firstCheckWins && i < f.size() && f[i].find('+') != std::string::npos) checks_s = f[i++];
+    const std::string f5 = next("0"), f6 = next("1");
+    if (i < f.size())
+        return std::string("FEN has more than ") + (v.firstCheckWins ? "7" : "6") + " fields";
 
     // Parse into a scratch copy so that *this stays untouched on error.
     Piece nb[SQUARE_NB] = {};
     int rank = 7, file = 0;
-    for (size_t i = 0; i < board_s.size(); ++i) {
-        char c = board_s[i];
+    for (size_t j = 0; j < board_s.size(); ++j) {
+        char c = board_s[j];
         if (c == '/') {
             if (file != 8)
                 return "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) +
@@ -90,9 +109,11 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
             file += c - '0';
             if (file > 8) return "rank " + std::to_string(rank + 1) + " is longer than 8 squares";
         } else {
-            size_t idx = v.pieceChars.find(char(std::toupper(static_cast<unsigned char>(c))));
-            if (idx == std::string::npos || idx == 0 || c == ' ')
-                return std::string("unknown piece letter '") + c + "'";
+            size_t idx = std::isalpha(static_cast<unsigned char>(c))
+                             ? v.pieceChars.find(char(std::toupper(static_cast<unsigned char>(c))))
+                             : std::string::npos;
+            if (idx == std::string::npos || idx == 0)
+                return std::string("unknown piece letter '") + c + "' in " + v.name;
             if (file >= 8) return "rank " + std::to_string(rank + 1) + " is longer than 8 squares";
             Color col = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
             nb[make_square(File(file), Rank(rank))] = make_piece(col, PieceType(idx));
@@ -110,8 +131,32 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     else
         return "side to move must be 'w' or 'b', not '" + side_s + "'";
 
-    if (castle_s != "-")
-        return "castling field must be '-' in " + v.name + ", not '" + castle_s + "'";
+    // Field 3: first-move rights as files, upper case for White's first rank, lower case
+    // for Black's eighth. A letter whose square holds no piece that can use it is dropped.
+    Bitboard rights = 0;
+    if (castle_s != "-") {
+        if (!v.has_rights())
+            return "castling field must be '-' in " + v.name + ", not '" + castle_s + "'";
+        for (char c : castle_s) {
+            const bool white = c >= 'A' && c <= 'H', black = c >= 'a' && c <= 'h';
+            if (!white && !black)
+                return "first-move rights must be files such as 'DEde', or '-', not '" + castle_s +
+                       "'";
+            const Color col = white ? WHITE : BLACK;
+            const Square s = make_square(File(c - (white ? 'A' : 'a')), white ? RANK_1 : RANK_8);
+            if (nb[s] && color_of(nb[s]) == col && right_applies(v, type_of(nb[s])))
+                rights |= square_bb(s);
+        }
+    }
+
+    uint8_t checks[COLOR_NB] = {1, 1};
+    if (!checks_s.empty()) {
+        if (checks_s.size() != 3 || checks_s[1] != '+' || !std::isdigit(uint8_t(checks_s[0])) ||
+            !std::isdigit(uint8_t(checks_s[2])))
+            return "check counters must look like '1+1', not '" + checks_s + "'";
+        checks[WHITE] = uint8_t(checks_s[0] - '0');
+        checks[BLACK] = uint8_t(checks_s[2] - '0');
+    }
 
     int limit = 0, ply = 0, r50 = 0;
     if (f4 != "-") {
@@ -160,6 +205,10 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     std::memcpy(byType, tmp.byType, sizeof byType);
     std::memcpy(byColor, tmp.byColor, sizeof byColor);
     var = &v;
+    generalGen = v.general_movegen() ? ~Bitboard(0) : 0;
+    generalMake = v.firstCheckWins ? ~Bitboard(0) : 0;
+    counting = v.counting;
+    checkWins = v.firstCheckWins;
     sideToMove = stm;
     gamePly = std::max(2 * (*p6 - 1), 0) + (stm == BLACK);
     *si = StateInfo{};
@@ -167,6 +216,9 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     st->rule50 = r50;
     st->countLimit = limit;
     st->countPly = ply;
+    st->rights = rights;
+    if (v.firstCheckWins)
+        st->checksLeft[WHITE] = checks[WHITE], st->checksLeft[BLACK] = checks[BLACK];
     st->key = compute_key();
     st->checkers = attackers_to(king_square(stm), pieces()) & pieces(~stm);
     st->move = Move::none();
@@ -180,6 +232,10 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     sideToMove = o.sideToMove;
     gamePly = o.gamePly;
     var = o.var;
+    generalGen = o.generalGen;
+    generalMake = o.generalMake;
+    counting = o.counting;
+    checkWins = o.checkWins;
     *si = *o.st;
     st = si;
 }
@@ -201,11 +257,17 @@ std::string Position::fen() const {
         if (empty) s += char('0' + empty);
         if (r > RANK_1) s += '/';
     }
-    s += sideToMove == WHITE ? " w - " : " b - ";
-    if (st->countLimit)
-        s += std::to_string(st->countLimit) + " " + std::to_string(st->countPly);
-    else
-        s += "- " + std::to_string(st->rule50);
+    s += sideToMove == WHITE ? " w " : " b ";
+    // Field 3: White's rights by file, then Black's, as Fairy-Stockfish writes gates.
+    std::string rights;
+    for (Bitboard b = st->rights & Rank1BB; b;) rights += char('A' + file_of(pop_lsb(b)));
+    for (Bitboard b = st->rights & Rank8BB; b;) rights += char('a' + file_of(pop_lsb(b)));
+    s += rights.empty() ? "-" : rights;
+    s += st->countLimit ? " " + std::to_string(st->countLimit) : std::string(" -");
+    if (var->firstCheckWins)
+        s += " " + std::to_string(st->checksLeft[WHITE]) + "+" +
+             std::to_string(st->checksLeft[BLACK]);
+    s += " " + std::to_string(st->countLimit ? st->countPly : st->rule50);
     s += " " + std::to_string(1 + (gamePly - (sideToMove == BLACK)) / 2);
     return s;
 }
@@ -235,10 +297,18 @@ inline void Position::move_piece(Square from, Square to) {
     board[to] = pc;
 }
 
+// The unused NO_PIECE rows of the piece-square keys stand for the first-move rights (row
+// 0, by square) and karouk's check counters (row 8, by colour and count).
+inline Key rights_key(Square s) { return zobrist::psq[NO_PIECE][s]; }
+inline Key checks_key(Color c, int n) { return zobrist::psq[8][c * 16 + (n & 15)]; }
+
 Key Position::compute_key() const {
     Key k = sideToMove == BLACK ? zobrist::side : 0;
     for (Square s = SQ_A1; s <= SQ_H8; ++s)
         if (board[s]) k ^= zobrist::psq[board[s]][s];
+    for (Bitboard b = st->rights; b;) k ^= rights_key(pop_lsb(b));
+    if (var->firstCheckWins)
+        k ^= checks_key(WHITE, st->checksLeft[WHITE]) ^ checks_key(BLACK, st->checksLeft[BLACK]);
     return k;
 }
 
@@ -276,14 +346,25 @@ bool Position::is_legal(Move m) const {
     return MoveList(*this).contains(m);
 }
 
+namespace {
+
+PieceType promotion_type(Move m, const Variant& v) {
+    switch (m.kind()) {
+    case PROMO_ROOK: return ROOK;
+    case PROMO_KNIGHT: return KNIGHT;
+    case PROMO_KHON: return KHON;
+    default: return v.promotedTo;
+    }
+}
+
+} // namespace
+
 bool Position::gives_check(Move m) const {
+    if (m.kind() == SUT_MOVE) return gives_check_sut(m);
     const Color us = sideToMove;
     const Square from = m.from(), to = m.to();
     const Square ksq = king_square(~us);
-    PieceType pt = m.is_promotion() ? var->promotedTo : type_of(board[from]);
-    if (m.kind() == PROMO_ROOK) pt = ROOK;
-    if (m.kind() == PROMO_KNIGHT) pt = KNIGHT;
-    if (m.kind() == PROMO_KHON) pt = KHON;
+    const PieceType pt = m.is_promotion() ? promotion_type(m, *var) : type_of(board[from]);
     const Bitboard occ = (pieces() ^ square_bb(from)) | square_bb(to);
     if (attacks::of(pt, us, to, occ) & square_bb(ksq)) return true;
     // Discovered check: a rook of ours behind the moved piece on the king's line.
@@ -292,24 +373,56 @@ bool Position::gives_check(Move m) const {
     return (attacks::rook(ksq, occ) & rooks) != 0;
 }
 
-// RULES.md countLimit(side): 0, 64 (board's honour) or the pieces' honour limit.
+// A sutra move: the pawn on `to` steps ahead, the piece from `from` takes its place.
+bool Position::gives_check_sut(Move m) const {
+    const Color us = sideToMove;
+    const Square from = m.from(), to = m.to(), pawnTo = to + pawn_push(us);
+    const Square ksq = king_square(~us);
+    const Bitboard occ = (pieces() ^ square_bb(from)) | square_bb(pawnTo);
+    return (attacks::pawn(us, pawnTo) & square_bb(ksq)) ||
+           (attacks::of(type_of(board[from]), us, to, occ) & square_bb(ksq)) ||
+           (attacks::rook(ksq, occ) & (pieces(us, ROOK) | pieces(us, AIWOK)) & ~square_bb(from));
+}
+
+// RULES.md countLimit(side) in moves: 0 (no count), the board's honour limit or the
+// pieces' honour limit, by the variant's counting rule (Fairy-Stockfish's count_limit).
 int Position::counting_limit_for(Color c) const {
-    if (byType[PAWN] || !more_than_one(byColor[~c])) return 0;
-    if (more_than_one(byColor[c])) return 64;
     const Color o = ~c;
-    int rooks = count(o, ROOK), khons = count(o, KHON), knights = count(o, KNIGHT);
-    if (rooks > 1) return 8;
-    if (rooks == 1) return 16;
-    if (khons > 1) return 22;
-    if (knights > 1) return 32;
-    if (khons == 1) return 44;
-    return 64;
+    // The pieces' honour limits, by the stronger side's material.
+    auto honour = [&](int shorter) {
+        const int rooks = count(o, ROOK), khons = count(o, KHON);
+        return (rooks > 1              ? 8
+                : rooks                ? 16
+                : khons > 1            ? 22
+                : count(o, KNIGHT) > 1 ? 32
+                : khons                ? 44
+                                       : 64) -
+               shorter;
+    };
+    switch (var->counting) {
+    case CountingRule::Makruk:
+        if (byType[PAWN] || !more_than_one(byColor[o])) return 0;
+        return more_than_one(byColor[c]) ? 64 : honour(0);
+    case CountingRule::Cambodian:
+        // Board's honour starts with pawns on the board once the side is down to three
+        // pieces; every limit is one move shorter than makruk's.
+        if (count(c) > 3 || !more_than_one(byColor[o])) return 0;
+        if (more_than_one(byColor[c])) return 63;
+        return byType[PAWN] ? 0 : honour(1);
+    case CountingRule::Asean:
+        // Only a bare king counts, against a rook, khon or knight.
+        if (byType[PAWN] || more_than_one(byColor[c])) return 0;
+        return count(o, ROOK) ? 16 : count(o, KHON) ? 44 : count(o, KNIGHT) ? 64 : 0;
+    case CountingRule::None: return 0;
+    }
+    return 0;
 }
 
 // The counting update of RULES.md, run after the side to move has switched.
 void Position::update_counting(Piece captured, bool promotion) {
     const Color stm = sideToMove, mover = ~stm;
-    if (captured && type_of(captured) == PAWN && !more_than_one(byColor[mover]) && !byType[PAWN]) {
+    if (captured && type_of(captured) == PAWN && !more_than_one(byColor[mover]) && !byType[PAWN] &&
+        var->counting != CountingRule::Asean) {
         if (int l = counting_limit_for(mover)) {
             st->countLimit = 2 * l;
             st->countPly = 2 * popcount(pieces()) - 1;
@@ -318,7 +431,9 @@ void Position::update_counting(Piece captured, bool promotion) {
     if (!st->countLimit || ((captured || promotion) && !more_than_one(byColor[stm]))) {
         if (int l = counting_limit_for(stm)) {
             st->countLimit = 2 * l;
-            st->countPly = more_than_one(byColor[stm]) ? 0 : 2 * popcount(pieces());
+            st->countPly = more_than_one(byColor[stm]) || var->counting == CountingRule::Asean
+                               ? 0
+                               : 2 * popcount(pieces());
         }
     }
 }
@@ -331,6 +446,12 @@ void Position::do_move(Move m, StateInfo& newSt) {
     newSt.countPly = st->countPly + (st->countLimit != 0);
     newSt.previous = st;
     newSt.move = m;
+    // First-move rights, sutra moves and check counters: the general path.
+    if (__builtin_expect((st->rights | generalMake) != 0, 0)) {
+        st = &newSt;
+        return do_move_general(m);
+    }
+    newSt.rights = 0;
     st = &newSt;
 
     const Color us = sideToMove, them = ~us;
@@ -349,11 +470,7 @@ void Position::do_move(Move m, StateInfo& newSt) {
     if (type_of(pc) == PAWN) {
         st->rule50 = 0;
         if (m.is_promotion()) {
-            PieceType pt = m.kind() == PROMO_ROOK     ? ROOK
-                           : m.kind() == PROMO_KNIGHT ? KNIGHT
-                           : m.kind() == PROMO_KHON   ? KHON
-                                                      : var->promotedTo;
-            Piece promoted = make_piece(us, pt);
+            Piece promoted = make_piece(us, promotion_type(m, *var));
             remove_piece(to);
             put_piece(promoted, to);
             k ^= zobrist::psq[pc][to] ^ zobrist::psq[promoted][to];
@@ -363,7 +480,9 @@ void Position::do_move(Move m, StateInfo& newSt) {
     st->key = k;
     sideToMove = them;
     ++gamePly;
-    if (var->counting != CountingRule::None) update_counting(captured, m.is_promotion());
+    // With pawns on the board only Cambodian's board's honour can start a count.
+    if (counting != CountingRule::None && (!byType[PAWN] || counting == CountingRule::Cambodian))
+        update_counting(captured, m.is_promotion());
     // Only a rook slides, so a check comes from the moved piece or along a rook's line.
     const Square ksq = king_square(them);
     const Piece moved = board[to];
@@ -372,11 +491,81 @@ void Position::do_move(Move m, StateInfo& newSt) {
         st->checkers |= square_bb(to);
 }
 
+// do_move for the positions the fast path leaves out: rights on the board (cambodian
+// first moves, sutras) or karouk's check counters. `st` is already the new record.
+void Position::do_move_general(Move m) {
+    st->rights = st->previous->rights;
+    st->checksLeft[WHITE] = st->previous->checksLeft[WHITE];
+    st->checksLeft[BLACK] = st->previous->checksLeft[BLACK];
+    const Color us = sideToMove, them = ~us;
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board[from];
+    Piece captured = NO_PIECE;
+    Key k = st->previous->key ^ zobrist::side;
+
+    if (m.kind() == SUT_MOVE) {
+        // The pawn steps ahead first, then the piece takes the square it left.
+        const Square pawnTo = to + pawn_push(us);
+        const Piece pawn = board[to];
+        move_piece(to, pawnTo);
+        k ^= zobrist::psq[pawn][to] ^ zobrist::psq[pawn][pawnTo];
+        st->rule50 = 0;
+    } else if ((captured = board[to])) {
+        remove_piece(to);
+        k ^= zobrist::psq[captured][to];
+        st->rule50 = 0;
+    }
+    move_piece(from, to);
+    k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
+    if (type_of(pc) == PAWN) {
+        st->rule50 = 0;
+        if (m.is_promotion()) {
+            Piece promoted = make_piece(us, promotion_type(m, *var));
+            remove_piece(to);
+            put_piece(promoted, to);
+            k ^= zobrist::psq[pc][to] ^ zobrist::psq[promoted][to];
+        }
+    }
+
+    // Rights: lost by the piece that moves and by one captured on its square.
+    Bitboard r = st->rights & ~(square_bb(from) | square_bb(to));
+    // Cambodian: an enemy rook arriving on the king's rank or file takes the king's leap
+    // away (Fairy-Stockfish tests the rook's lines on an empty board).
+    const Bitboard theirKing = pieces(them, KING);
+    if (var->cambodianMoves && type_of(pc) == ROOK && (r & theirKing) &&
+        (attacks::rook(to, 0) & theirKing))
+        r &= ~theirKing;
+    // Sutras: Sut Met and Sut Ma belong to a side's first move; only the king's right
+    // outlives it.
+    if (var->sutras()) r &= ~((us == WHITE ? Rank1BB : Rank8BB) & ~pieces(us, KING));
+    for (Bitboard b = r ^ st->rights; b;) k ^= rights_key(pop_lsb(b));
+    st->rights = r;
+
+    st->captured = captured;
+    sideToMove = them;
+    ++gamePly;
+    if (var->counting != CountingRule::None) update_counting(captured, m.is_promotion());
+    st->checkers = attackers_to(king_square(them), pieces()) & pieces(us);
+    // Karouk: each check uses up one of the checker's counters; at zero it has won.
+    if (var->firstCheckWins && st->checkers && st->checksLeft[us]) {
+        k ^= checks_key(us, st->checksLeft[us]) ^ checks_key(us, st->checksLeft[us] - 1);
+        --st->checksLeft[us];
+    }
+    st->key = k;
+}
+
 void Position::undo_move(Move m) {
     sideToMove = ~sideToMove;
     const Color us = sideToMove;
     const Square from = m.from(), to = m.to();
-    if (m.is_promotion()) {
+    if (m.kind() != NORMAL) {
+        if (m.kind() == SUT_MOVE) {
+            move_piece(to, from);
+            move_piece(to + pawn_push(us), to);
+            st = st->previous;
+            --gamePly;
+            return;
+        }
         remove_piece(to);
         put_piece(make_piece(us, PAWN), to);
     }
@@ -426,13 +615,17 @@ bool Position::is_repetition(int ply) const {
 
 bool Position::is_draw(int ply) const {
     if (is_repetition(ply)) return true;
-    // The count ends the game unless the side to move is checkmated.
-    return counting_expired() && (!st->checkers || count_legal(*this) > 0);
+    // The count (or asean's fifty-move rule) ends the game unless the side to move is
+    // checkmated.
+    const bool expired = counting_expired() || (var->moveRule && st->rule50 >= 2 * var->moveRule);
+    return expired && (!st->checkers || count_legal(*this) > 0);
 }
 
 Outcome Position::outcome(int ply) const {
+    if (lost_by_check()) return Outcome::Checked;
     if (count_legal(*this) == 0) return st->checkers ? Outcome::Checkmate : Outcome::Stalemate;
     if (counting_expired()) return Outcome::CountingDraw;
+    if (var->moveRule && st->rule50 >= 2 * var->moveRule) return Outcome::MoveRule;
     if (is_repetition(ply)) return Outcome::Repetition;
     return Outcome::None;
 }
@@ -484,6 +677,9 @@ bool Position::is_ok(std::string* why) const {
                : (pieces() & square_bb(s)) != 0)
             return fail("mailbox mismatch");
     }
+    if (st->rights & ~(Rank1BB | Rank8BB)) return fail("rights off the back ranks");
+    if ((st->rights & Rank1BB & ~byColor[WHITE]) || (st->rights & Rank8BB & ~byColor[BLACK]))
+        return fail("right without its piece");
     if (st->key != compute_key()) return fail("key");
     if (st->checkers != (attackers_to(king_square(sideToMove), pieces()) & byColor[~sideToMove]))
         return fail("checkers");
@@ -517,6 +713,15 @@ std::unique_ptr<Game> Game::make(const std::string& fen, const std::vector<std::
 void Game::play(Move m) {
     states.emplace_back();
     pos.do_move(m, states.back());
+    moves.push_back(m);
+}
+
+bool Game::undo() {
+    if (moves.empty()) return false;
+    pos.undo_move(moves.back());
+    moves.pop_back();
+    states.pop_back();
+    return true;
 }
 
 } // namespace khun

@@ -36,9 +36,12 @@ class Engine {
     Engine();
     ~Engine();
 
-    const Variant& variant() const { return *var; }
+    // The game being played: a variant of variant.h with the sutra options applied.
+    const Variant& variant() const { return active; }
     // Switches game; the position becomes that game's start position.
     void set_variant(const Variant& v);
+    // The start FEN of the current game (with the sutras' first-move rights).
+    const std::string& start_fen() const { return active.startFen; }
 
     // Replaces the position with `fen` (or the variant's start when empty) plus `moves`.
     // On error returns the message and keeps the previous position.
@@ -46,6 +49,13 @@ class Engine {
                                             const std::vector<std::string>& moves);
     Position& position() { return game->pos; }
     const Position& position() const { return game->pos; }
+    // The moves played since the position was set up.
+    const std::vector<Move>& moves_played() const { return game->moves; }
+    // Plays a legal move on the current position (for dialects that send one move at a
+    // time); stops a search first.
+    void play(Move m);
+    // Takes back the last move; false when there is none.
+    bool undo();
 
     // Options
     const std::vector<EngineOption>& options() const { return opts; }
@@ -71,7 +81,10 @@ class Engine {
     uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
 
   private:
-    const Variant* var;
+    void apply_sutras();
+
+    const Variant* base; // the game chosen by UCI_Variant
+    Variant active;      // `base` with the sutras applied; every Position points here
     std::unique_ptr<Game> game;
     std::vector<EngineOption> opts;
     TranspositionTable tt;

@@ -1,5 +1,8 @@
 // Legal move generation. Every list holds legal moves only: in Makruk only the rook
 // slides, so pins lie on ranks and files and are cheap to honour during generation.
+// The related games' extra rules (first-move rights, sutras, makpong, karouk, asean's
+// promotion choice) take a separate instance of the generator, so plain makruk pays
+// one branch for them.
 #pragma once
 
 #include "khun/position.h"
@@ -23,6 +26,11 @@ Move* generate(const Position& pos, Move* list);
 
 // The number of legal moves, counted without building the list (perft leaves).
 int count_legal(const Position& pos);
+
+// Whether the side to move has a legal move that gives check. In karouk such a move
+// wins on the spot, so a search can score the position mate_in(ply + 1) without trying
+// the moves one by one.
+bool has_checking_move(const Position& pos);
 
 struct MoveList {
     template <GenType T = LEGAL>
@@ -48,7 +56,8 @@ struct MoveList {
     Move* last = moves;
 };
 
-// UCI move text: "e3e4", "e5e6m" (the suffix is the promotion piece's letter).
+// UCI move text: "e3e4", "e5e6m" (the suffix is the promotion piece's letter). Cambodian
+// first moves and sutra moves are plain from-to: "d1b2", "e1e3", "b1c3".
 std::string to_uci(Move m, const Position& pos);
 // The legal move that `text` names in `pos`, or Move::none(). A promotion may omit its
 // suffix when only one promotion piece exists.

@@ -1,5 +1,6 @@
-// A Makruk position: placement, side to move, Zobrist key, the counting state, and the
-// chain of StateInfo records that makes unmake cheap and repetition detectable.
+// A position of the Makruk family: placement, side to move, Zobrist key, the counting
+// state, the first-move rights and check counters of the related games, and the chain of
+// StateInfo records that makes unmake cheap and repetition detectable.
 #pragma once
 
 #include "khun/attacks.h"
@@ -24,10 +25,12 @@ extern Key countLeft[1024];
 // What a move changes that cannot be recomputed cheaply when it is taken back.
 struct StateInfo {
     // Copied from the previous state by do_move.
-    int rule50;        // plies since the last capture or pawn move
-    int pliesFromNull; // plies since the last null move (bounds repetition search)
-    int countLimit;    // counting limit in plies; 0 when no count runs
-    int countPly;      // counting ply
+    int rule50;                   // plies since the last capture or pawn move
+    int pliesFromNull;            // plies since the last null move (bounds repetition search)
+    int countLimit;               // counting limit in plies; 0 when no count runs
+    int countPly;                 // counting ply
+    Bitboard rights;              // squares of unmoved pieces with a first-move right (FEN field 3)
+    uint8_t checksLeft[COLOR_NB]; // karouk: checks each side still needs to win
     // Recomputed by do_move.
     Key key;
     Bitboard checkers;
@@ -43,10 +46,14 @@ enum class Outcome {
     Stalemate, // draw
     CountingDraw,
     Repetition, // threefold (or, inside the search, a repeat after the root)
+    Checked,    // karouk: the side to move has been checked and so has lost
+    MoveRule,   // asean: fifty moves without a capture or a pawn move (draw)
 };
 
 const char* outcome_name(Outcome o);
-inline bool is_draw(Outcome o) { return o != Outcome::None && o != Outcome::Checkmate; }
+// True for the outcomes that lose for the side to move.
+inline bool is_loss(Outcome o) { return o == Outcome::Checkmate || o == Outcome::Checked; }
+inline bool is_draw(Outcome o) { return o != Outcome::None && !is_loss(o); }
 
 class Position {
   public:
@@ -93,6 +100,11 @@ class Position {
     int count_limit() const { return st->countLimit; }
     int count_ply() const { return st->countPly; }
     int game_ply() const { return gamePly; }
+    Bitboard rights() const { return st->rights; }
+    int checks_left(Color c) const { return st->checksLeft[c]; }
+    // Whether move generation must take the general path: a variant rule that applies
+    // everywhere, or first-move rights still on the board.
+    bool general_movegen() const { return (generalGen | st->rights) != 0; }
     Piece captured_piece() const { return st->captured; }
     Move last_move() const { return st->move; }
     const StateInfo* state() const { return st; }
@@ -107,7 +119,8 @@ class Position {
 
     // Moves
     bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
-    bool is_capture(Move m) const { return board[m.to()] != NO_PIECE; }
+    // A sutra move lands on its own pawn's square: not a capture.
+    bool is_capture(Move m) const { return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE; }
     bool gives_check(Move m) const;
     void do_move(Move m, StateInfo& newSt);
     void undo_move(Move m);
@@ -117,8 +130,13 @@ class Position {
     // Game end. `ply` is the distance from the search root: a position that repeats one
     // already seen after the root counts as a draw at once, otherwise it takes three.
     Outcome outcome(int ply = 0) const;
+    // Karouk: the opponent has given the check it needed, so the side to move has lost.
+    // Such a position has no legal moves; the search should score it mated_in(ply)
+    // before any draw test. Always false in the other games.
+    bool lost_by_check() const { return checkWins && st->checksLeft[~sideToMove] == 0; }
     // The draws of outcome() that need no move generation unless the side to move is in
-    // check (so the search can call it at every node).
+    // check (so the search can call it at every node): repetition, the counting rule,
+    // and asean's fifty-move rule.
     bool is_draw(int ply) const;
     bool is_repetition(int ply) const;
     bool counting_expired() const { return st->countLimit && st->countPly > st->countLimit; }
@@ -135,6 +153,8 @@ class Position {
     void remove_piece(Square s);
     void move_piece(Square from, Square to);
     void update_counting(Piece captured, bool promotion);
+    void do_move_general(Move m);
+    bool gives_check_sut(Move m) const;
     Key compute_key() const;
 
     Piece board[SQUARE_NB] = {};
@@ -144,6 +164,10 @@ class Position {
     int gamePly = 0;
     StateInfo* st = nullptr;
     const Variant* var = nullptr;
+    Bitboard generalGen = 0;  // all ones when var->general_movegen()
+    Bitboard generalMake = 0; // all ones when do_move must take its general path (karouk)
+    CountingRule counting = CountingRule::None; // var->counting, read by every do_move
+    bool checkWins = false;                     // var->firstCheckWins
 };
 
 // A Position together with the records of the moves that led to it, as the protocol
@@ -151,12 +175,15 @@ class Position {
 struct Game {
     Position pos;
     std::deque<StateInfo> states;
+    std::vector<Move> moves; // played since the set-up position, for undo
 
     // Sets up `fen` then plays `moves` (UCI strings); nullptr and `error` set on failure,
     // so a caller replaces its game only with one that is whole.
     static std::unique_ptr<Game> make(const std::string& fen, const std::vector<std::string>& moves,
                                       const Variant& v, std::string& error);
     void play(Move m);
+    // Takes back the last move played; false when there is none.
+    bool undo();
 };
 
 } // namespace khun

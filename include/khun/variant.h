@@ -1,5 +1,6 @@
 // The rules that differ between the games of the Makruk family. Position and movegen
-// read these flags; everything else is shared.
+// read these flags; everything else is shared. RULES.md ("Related games") is the
+// specification; Fairy-Stockfish's names and FEN conventions are followed.
 #pragma once
 
 #include "khun/types.h"
@@ -14,14 +15,30 @@ enum class CountingRule { None, Makruk, Cambodian, Asean };
 struct Variant {
     std::string name;
     std::string startFen;
-    // FEN letters indexed by PieceType (upper case; lower case for Black).
+    // FEN letters indexed by PieceType (upper case; lower case for Black); '*' marks a
+    // kind that does not exist in this game.
     std::string pieceChars;
     CountingRule counting = CountingRule::Makruk;
-    Rank promotionRank = RANK_6; // relative rank on which a pawn promotes
-    PieceType promotedTo = MET;  // kind a pawn becomes (asean offers a choice)
-    bool cambodianMoves = false; // first-move king leap and met double step
-    bool makpong = false;        // a king in check may only capture the checker
-    bool firstCheckWins = false; // karouk
+    Rank promotionRank = RANK_6;  // relative rank on which a pawn promotes
+    PieceType promotedTo = MET;   // what a pawn becomes (the default choice in asean)
+    bool promotionChoice = false; // asean: rook, knight, khon or met
+    bool cambodianMoves = false;  // first-move king leap and met double step (FEN field 3)
+    bool makpong = false;         // a king in check may only capture the checker
+    bool firstCheckWins = false;  // karouk: check counters in the FEN, a check ends the game
+    int moveRule = 0;             // draw after this many moves without capture or pawn move
+    // The seed's sutras, house rules of makruk switched on by engine options. Their
+    // first-move rights live in FEN field 3 like Cambodian's.
+    bool sutKhun = false; // an unmoved king may leap like a knight to the next rank
+    bool sutMet = false;  // first move: the pawn ahead of the met advances, the met follows
+    bool sutMa = false;   // first move: the pawn on a knight's landing square advances, the
+                          // knight follows
+
+    bool sutras() const { return sutKhun || sutMet || sutMa; }
+    // Field 3 of the FEN holds first-move rights (files of unmoved pieces).
+    bool has_rights() const { return cambodianMoves || sutras(); }
+    // Rules that need the general (slower) move generator in every position; rights
+    // switch it on by themselves while they last.
+    bool general_movegen() const { return makpong || firstCheckWins || promotionChoice; }
 };
 
 // The variant named `name` (as Fairy-Stockfish spells it), or nullptr.
@@ -29,5 +46,13 @@ const Variant* find_variant(const std::string& name);
 const Variant& default_variant();
 // Names of every supported variant, default first, for the UCI_Variant combo.
 std::vector<std::string> variant_names();
+
+// `base` with the sutras switched on as asked, its start position carrying the rights
+// they need. Sutras are makruk house rules: other games are returned unchanged.
+Variant with_sutras(const Variant& base, bool khun, bool met, bool ma);
+
+// The FEN letters of the first-move rights a sutra start position holds ("BDEGbdeg"
+// with all three), "-" with none.
+std::string sutra_rights(bool khun, bool met, bool ma);
 
 } // namespace khun
