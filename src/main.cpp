@@ -2,6 +2,7 @@
 #include "khun/bench.h"
 #include "khun/engine.h"
 #include "khun/perft.h"
+#include "khun/protocol.h"
 #include "khun/uci.h"
 
 #include <iostream>
@@ -12,8 +13,13 @@ namespace {
 const char* Help = R"(Khun, a Makruk (Thai chess) engine.
 
 Usage:
-  khun                  speak UCI on stdin/stdout (what GUIs and match runners run)
+  khun                  speak a GUI protocol on stdin/stdout, chosen by the first command:
+                        `uci` (UCI, also the default), `usi` (USI as Fairy-Stockfish
+                        speaks it), `xboard` (CECP / WinBoard protocol 2)
   khun perft N [FEN]    count the legal move sequences of length N, per root move
+  khun perft N --variant V [FEN]
+                        the same in another game: makruk, cambodian, makpong, karouk,
+                        ai-wok, asean
   khun bench [hash] [threads] [depth]
                         search the built-in positions to a fixed depth (default 16 1 13)
                         and print the node count: the build's signature
@@ -29,8 +35,18 @@ int perft_cmd(int argc, char** argv) {
         std::cerr << "khun perft: depth must be a number from 1 to 30\n";
         return 2;
     }
+    int first = 3;
+    if (argc > 4 && std::string(argv[3]) == "--variant") {
+        const Variant* v = find_variant(argv[4]);
+        if (!v) {
+            std::cerr << "khun perft: unknown variant '" << argv[4] << "'\n";
+            return 2;
+        }
+        engine.set_variant(*v);
+        first = 5;
+    }
     std::string fen;
-    for (int i = 3; i < argc; ++i) fen += (fen.empty() ? "" : " ") + std::string(argv[i]);
+    for (int i = first; i < argc; ++i) fen += (fen.empty() ? "" : " ") + std::string(argv[i]);
     if (auto err = engine.set_position(fen, {})) {
         std::cerr << "khun perft: " << *err << "\n";
         return 2;
@@ -65,8 +81,6 @@ int main(int argc, char** argv) {
         std::cerr << "khun: unknown command '" << cmd << "'\n" << Help;
         return 2;
     }
-    khun::Engine engine;
-    khun::Uci uci(engine, std::cout);
-    uci.loop(std::cin);
+    khun::protocol::run(std::cin, std::cout);
     return 0;
 }

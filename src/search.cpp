@@ -63,6 +63,7 @@ class Worker {
         pos.copy_from(root, &rootState);
         nodes = 0;
         completedDepth = 0;
+        lastReported = Move::none();
         selDepth = 0;
         rootMoves.clear();
         for (Move m : MoveList(pos))
@@ -84,6 +85,8 @@ class Worker {
     int selDepth = 0;
     int pvIdx = 0;
     int rootDepth = 0;
+    Move lastReported = Move::none();
+    void report(int depth, Value alpha, Value beta);
 
   private:
     template <bool PvNode>
@@ -92,7 +95,6 @@ class Worker {
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
     void check_time();
     bool main() const { return id == 0; }
-    void report(int depth, Value alpha, Value beta);
 
     StateInfo states[MAX_PLY + 10];
     int callsCnt = 0;
@@ -182,6 +184,10 @@ void Searcher::run_main() {
                 w->rootMoves[0].score > best->rootMoves[0].score && !w->rootMoves.empty())
                 best = w.get();
     const RootMove& rm = best->rootMoves[0];
+    // A search stopped inside an iteration may have changed its mind since the last info
+    // line: show the PV of the move actually played.
+    if (best->lastReported != rm.pv[0])
+        best->report(std::max(1, best->completedDepth), -VALUE_INFINITE, VALUE_INFINITE);
     Move ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
     running = false;
     if (listener.bestmove) listener.bestmove(rm.pv[0], ponder);
@@ -285,6 +291,7 @@ void Worker::report(int depth, Value alpha, Value beta) {
         info.hashfull = searcher.tt.hashfull();
         info.time = elapsed;
         info.pv = rm.pv;
+        if (i == 0) lastReported = rm.pv[0];
         searcher.listener.info(info);
     }
 }

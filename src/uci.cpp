@@ -73,7 +73,7 @@ bool Uci::command(const std::string& line) {
     }
     if (token == "uci") {
         std::ostringstream os;
-        os << "id name Khun " << KHUN_VERSION << "\nid author the Khun developers\n";
+        os << "id name Khun " << KHUN_VERSION << "\nid author the Khun developers";
         for (const EngineOption& o : engine.options()) {
             os << "\noption name " << o.name << " type " << type_name(o.type);
             if (o.type != EngineOption::Type::Button)
@@ -161,6 +161,11 @@ void Uci::cmd_go(std::istringstream& is) {
         if (!(is >> v)) return error(std::string("go ") + what + " needs a value"), false;
         auto n = number(v, lo, hi);
         if (!n) return error(std::string("go ") + what + " needs a number, not '" + v + "'"), false;
+        // Out of range: say so, and use the nearest value that makes sense.
+        auto exact = number(v, -(1LL << 62), 1LL << 62);
+        if (exact && *exact != *n)
+            send("info string go " + std::string(what) + " " + v + " is out of range; using " +
+                 std::to_string(*n));
         dst = *n;
         return true;
     };
