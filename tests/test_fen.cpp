@@ -56,8 +56,7 @@ TEST_CASE("fen: the start position in Fairy-Stockfish form", "[fen]") {
     CHECK(fen_of(makruk().startFen) == StartFen);
 }
 
-TEST_CASE("fen: Cute Chess's '- 0 0 1' reads as no count and is written as '- - 0 1'",
-          "[fen]") {
+TEST_CASE("fen: Cute Chess's '- 0 0 1' reads as no count and is written as '- - 0 1'", "[fen]") {
     auto cute = game("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - 0 0 1");
     auto fs = game(StartFen);
     CHECK(cute->pos.count_limit() == 0);
@@ -259,4 +258,22 @@ TEST_CASE("fen: the refusal messages say what is wrong", "[fen]") {
     has("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR x - - 0 1", "side");
     has("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR/ w - - 0 1", "rank");
     has("", "empty");
+}
+
+TEST_CASE("fen: counting-makruk.txt positions with the king en prise are refused", "[fen]") {
+    auto bad = counting_records(false);
+    CHECK(counting_records(true).size() >= 20);
+    for (auto& r : bad) {
+        INFO(r[0]);
+        auto err = try_set(r[0]);
+        REQUIRE(err);
+        // The only fault of these positions: the side to move could take the king.
+        CHECK(err->find("capture the enemy king") != std::string::npos);
+        // With Black to move the same placement is a legal position.
+        auto f = words(r[0]);
+        f[1] = "b";
+        std::string flipped;
+        for (auto& w : f) flipped += (flipped.empty() ? "" : " ") + w;
+        CHECK_FALSE(try_set(flipped));
+    }
 }

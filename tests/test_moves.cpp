@@ -26,12 +26,12 @@ TEST_CASE("moves: promotion is written with an m and read with or without it", "
     // Makruk promotes to the met only.
     CHECK(parse_uci_move(g->pos, "e5e6r") == Move::none());
     CHECK(parse_uci_move(g->pos, "e5e6q") == Move::none());
-    CHECK(parse_uci_move(g->pos, "e5e6M") == Move::none());
 
     play(*g, "e5e6");
     CHECK(g->pos.piece_on(SQ_E6) == W_MET);
     CHECK(g->pos.count(WHITE, PAWN) == 0);
-    CHECK(g->pos.fen() == "4k3/8/3rM3/8/8/8/8/4K3 b - - 0 1");
+    // The last pawn is gone and both sides have pieces: board's honour starts.
+    CHECK(g->pos.fen() == "4k3/8/3rM3/8/8/8/8/4K3 b - 128 0 1");
 }
 
 TEST_CASE("moves: black promotes on rank 3", "[moves]") {
@@ -45,9 +45,9 @@ TEST_CASE("moves: black promotes on rank 3", "[moves]") {
 
 TEST_CASE("moves: illegal and garbled strings give Move::none()", "[moves]") {
     auto g = game("startpos");
-    for (const char* s : {"e2e5", "zz99", "", "e3e4x", "e3e5", "e3e4m", "e3", "e3e4mm", "E3E4",
-                          "e3e4 ", " e3e4", "a1a1", "0000", "e9e4", "i3i4", "e1e2", "d1d2d3",
-                          "b1c3", "e6e5", "(none)"}) {
+    for (const char* s : {"e2e5",   "zz99", "",       "e3e4x", "e3e5", "e3e4m", "e3",
+                          "e3e4mm", "E3E4", "e3e4 ",  " e3e4", "a1a1", "0000",  "e9e4",
+                          "i3i4",   "e1e2", "d1d2d3", "b1c3",  "e6e5", "(none)"}) {
         INFO("'" << s << "'");
         CHECK(parse_uci_move(g->pos, s) == Move::none());
     }
@@ -81,7 +81,7 @@ TEST_CASE("moves: Game::make refuses an illegal move and Engine keeps its game",
         CHECK(engine.position().key() == key);
     }
     // An illegal move after a FEN is refused as well.
-    CHECK(engine.set_position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", {"a1a8", "e8e7"}));
+    CHECK(engine.set_position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", {"a1a8", "e8d8"}));
     CHECK(engine.position().fen() == fen);
 }
 
@@ -114,8 +114,7 @@ std::set<uint16_t> oracle_moves(Position& pos) {
             targets = attacks::of(pt, us, from, pos.pieces()) & ~ours;
         while (targets) {
             const Square to = pop_lsb(targets);
-            const bool promo =
-                pt == PAWN && relative_rank(us, to) >= pos.variant().promotionRank;
+            const bool promo = pt == PAWN && relative_rank(us, to) >= pos.variant().promotionRank;
             const Move m(from, to, promo ? PROMOTION : NORMAL);
             StateInfo st;
             pos.do_move(m, st);
@@ -228,12 +227,12 @@ struct Walker {
 
 } // namespace
 
-TEST_CASE("moves: generation partition, legality, make/unmake and keys", "[moves][movegen]") {
+TEST_CASE("moves: generation partition and legality and make/unmake and keys", "[moves][movegen]") {
     Walker w;
     for (const std::string& fen : data_fens()) w.walk(fen, 8);
     for (int game = 0; game < 40; ++game) w.walk(StartFen, 160);
-    INFO("positions " << w.positions << ", in check " << w.checks << ", captures "
-                      << w.captures << ", promotions " << w.promotions);
+    INFO("positions " << w.positions << ", in check " << w.checks << ", captures " << w.captures
+                      << ", promotions " << w.promotions);
     for (const std::string& f : w.failures) UNSCOPED_INFO(f);
     CHECK(w.failures.empty());
     // The walk must have seen the interesting cases, or it proves little.
@@ -243,10 +242,45 @@ TEST_CASE("moves: generation partition, legality, make/unmake and keys", "[moves
     CHECK(w.promotions > 20);
 }
 
+TEST_CASE("moves: copy_from gives an independent copy", "[moves]") {
+    auto g = game("startpos", "e3e4 e6e5");
+    Position copy;
+    StateInfo st;
+    copy.copy_from(g->pos, &st);
+    CHECK(copy.fen() == g->pos.fen());
+    CHECK(copy.key() == g->pos.key());
+    StateInfo st2;
+    const Move m = parse_uci_move(copy, "b1d2");
+    copy.do_move(m, st2);
+    CHECK(copy.fen() != g->pos.fen());
+    CHECK(g->pos.fen() == "rnsmksnr/8/pppp1ppp/4p3/4P3/PPPP1PPP/8/RNSKMSNR w - - 0 2");
+    copy.undo_move(m);
+    CHECK(copy.fen() == g->pos.fen());
+    CHECK(copy.key() == g->pos.key());
+}
+
+TEST_CASE("moves: a null move flips the side and keeps the key consistent", "[moves]") {
+    for (const char* fen : {StartFen.c_str(), "4k2r/8/8/8/8/8/8/4K2N w - 128 7 30"}) {
+        auto g = game(fen);
+        const std::string before = g->pos.fen();
+        const Key key = g->pos.key();
+        StateInfo st;
+        g->pos.do_null_move(st);
+        CHECK(g->pos.side_to_move() == BLACK);
+        CHECK(g->pos.key() != key);
+        CHECK(game(g->pos.fen())->pos.key() == g->pos.key());
+        std::string why;
+        CHECK(g->pos.is_ok(&why));
+        g->pos.undo_null_move();
+        CHECK(g->pos.fen() == before);
+        CHECK(g->pos.key() == key);
+    }
+}
+
 TEST_CASE("moves: the start position's legal moves", "[moves]") {
     auto g = game("startpos");
     CHECK(uci_moves(g->pos) ==
-          sorted({"a3a4", "b3b4", "c3c4", "d3d4", "e3e4", "f3f4", "g3g4", "h3h4", "a1a2",
-                  "h1h2", "b1d2", "g1e2", "c1c2", "c1b2", "c1d2",
-                  "f1f2", "f1e2", "f1g2", "d1c2", "d1d2", "d1e2", "e1d2", "e1f2"}));
+          sorted({"a3a4", "b3b4", "c3c4", "d3d4", "e3e4", "f3f4", "g3g4", "h3h4",
+                  "a1a2", "h1h2", "b1d2", "g1e2", "c1c2", "c1b2", "c1d2", "f1f2",
+                  "f1e2", "f1g2", "d1c2", "d1d2", "d1e2", "e1d2", "e1f2"}));
 }
