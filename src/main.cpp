@@ -3,8 +3,11 @@
 #include "khun/engine.h"
 #include "khun/perft.h"
 #include "khun/protocol.h"
+#include "khun/tb.h"
+#include "khun/tune.h"
 #include "khun/uci.h"
 
+#include <cstdio>
 #include <iostream>
 #include <string>
 
@@ -23,6 +26,11 @@ Usage:
   khun bench [hash] [threads] [depth]
                         search the built-in positions to a fixed depth (default 16 1 13)
                         and print the node count: the build's signature
+  khun tbgen [DIR]      generate every bare-king mate table into DIR (default ~/.cache/khun)
+  khun datagen [games N] [nodes N] [threads N] [seed N] [out FILE]
+                        self-play games for tuning: "FEN ; result ; score" per quiet position
+  khun tune FILE [epochs N] [out FILE]
+                        fit the evaluation weights to FILE, write src/eval_weights.cpp
   khun --help           this text
   khun --version        the version
 )";
@@ -69,12 +77,32 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "perft") return perft_cmd(argc, argv);
+    if (cmd == "datagen" || cmd == "tune") {
+        std::vector<std::string> args(argv + 2, argv + argc);
+        return cmd == "datagen" ? khun::datagen_main(args) : khun::tune_main(args);
+    }
     if (cmd == "bench") {
         khun::Engine engine;
         khun::Uci uci(engine, std::cout);
         std::string line = "bench";
         for (int i = 2; i < argc; ++i) line += " " + std::string(argv[i]);
         uci.command(line);
+        return 0;
+    }
+    if (cmd == "tbgen") {
+        // Every bare-king table generated afresh and cached, with what it holds.
+        if (argc > 2) khun::tb::set_cache_dir(argv[2]);
+        const std::string dir = khun::tb::cache_dir();
+        std::cout << "cache: " << (dir.empty() ? "none (memory only)" : dir) << "\n";
+        for (const std::string& name : khun::tb::materials()) {
+            auto s = khun::tb::generate(name);
+            char line[160];
+            std::snprintf(line, sizeof line,
+                          "%-5s %9llu positions  %5.1f%% won  longest mate %2d  %5.2f s  %8zu bytes",
+                          s->name.c_str(), (unsigned long long)s->positions, 100 * s->wonShare,
+                          s->longestMate, s->seconds, s->bytes);
+            std::cout << line << (s->file.empty() ? "  (not cached)" : "") << std::endl;
+        }
         return 0;
     }
     if (!cmd.empty()) {

@@ -20,7 +20,8 @@ struct Probe {
     enum Result { Draw, Win, Loss } result;
     // Win: the side to move mates in `moves` moves (its mating move is ply 2*moves-1).
     // Loss: the side to move is mated after `moves` moves of the other side (ply
-    // 2*moves; 0 = checkmated now). Draw: 0.
+    // 2*moves; 0 = checkmated now). Draw: 0. As a search score at distance `ply` from
+    // the root: mate_in(ply + 2*moves - 1), mated_in(ply + 2*moves).
     int moves;
 };
 
@@ -32,7 +33,8 @@ bool covers(const Position& pos);
 // With `build` the needed tables (and the smaller ones a capture leads to) are loaded
 // from the cache, or generated and cached, which may block for seconds the first time;
 // without it only tables already in memory answer, lock-free and never blocking.
-// Thread-safe.
+// Thread-safe. Once loaded a probe costs one table read with the strong side to move,
+// one per legal king step (at most 8) with the bare side to move.
 std::optional<Probe> probe(const Position& pos, bool build = true);
 
 // A mate in `moves` for the side to move at counting ply `countPly` lands before the
@@ -64,17 +66,19 @@ bool load(const std::string& material);
 
 struct GenStats {
     std::string name;
-    uint64_t positions;   // legal positions with White (strong) to move, on the full board
-    double wonShare;      // share of them White wins
-    int longestMate;      // in moves, White to move
-    double seconds;       // generation time (dependencies excluded)
-    size_t bytes;         // size of the table (in memory and in its cache file's data)
+    uint64_t positions; // legal positions with White (strong) to move, on the full board
+    double wonShare;    // share of them White wins
+    int longestMate;    // in moves, White to move
+    double seconds;     // generation time (dependencies excluded)
+    size_t bytes;       // size of the table (in memory and in its cache file's data)
+    std::string file;   // the cache file written, empty if none could be
 };
 
 // Generates `material` ("KSSK", "KRK", pieces in any order) afresh, replaces the table in
-// memory, and writes the cache file if a cache directory is usable. Dependencies come
-// from memory or the cache as usual. Throws std::invalid_argument for an unknown name.
-GenStats generate(const std::string& material);
+// memory (the old copy stays allocated, for probes that may still read it, until
+// unload_all()), and writes the cache file if a cache directory is usable. Dependencies
+// come from memory or the cache as usual. nullopt for an unknown name.
+std::optional<GenStats> generate(const std::string& material);
 
 // Frees every table. Only when no probe can run concurrently (tests, shutdown).
 void unload_all();
