@@ -2,6 +2,7 @@
 
 #include "khun/evaluate.h"
 #include "khun/movegen.h"
+#include "khun/tb.h"
 
 #include <algorithm>
 #include <cmath>
@@ -48,6 +49,20 @@ int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 160
 
 } // namespace
 
+// The exact value of a bare-king ending from the tables, under the running count;
+// VALUE_NONE when the tables do not answer (not covered, or not loaded yet).
+static Value tb_value(const Position& pos, int ply) {
+    // Pawnless first: the common case costs one test. The tables hold makruk's rules.
+    if (pos.pieces(PAWN) || pos.variant().name != "makruk") return VALUE_NONE;
+    auto p = tb::probe(pos, false);
+    if (!p) return VALUE_NONE;
+    switch (tb::counted(*p, pos)) {
+    case tb::Probe::Win: return mate_in(ply + 2 * p->moves - 1);
+    case tb::Probe::Loss: return mated_in(ply + 2 * p->moves);
+    default: return VALUE_DRAW;
+    }
+}
+
 std::string uci_score(Value v) {
     if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY)
         return "mate " + std::to_string(v > 0 ? (VALUE_MATE - v + 1) / 2 : -(VALUE_MATE + v) / 2);
@@ -62,6 +77,7 @@ class Worker {
     void setup(const Position& root) {
         pos.copy_from(root, &rootState);
         nodes = 0;
+        tbHits = 0;
         completedDepth = 0;
         lastReported = Move::none();
         selDepth = 0;
@@ -81,6 +97,7 @@ class Worker {
     History history;
     std::vector<RootMove> rootMoves;
     std::atomic<uint64_t> nodes{0};
+    std::atomic<uint64_t> tbHits{0};
     int completedDepth = 0;
     int selDepth = 0;
     int pvIdx = 0;
@@ -107,6 +124,12 @@ Searcher::Searcher(TranspositionTable& t) : tt(t) {}
 Searcher::~Searcher() {
     stop();
     wait();
+}
+
+uint64_t Searcher::tb_hits() const {
+    uint64_t n = 0;
+    for (auto& w : workers) n += w->tbHits.load(std::memory_order_relaxed);
+    return n;
 }
 
 uint64_t Searcher::nodes() const {
@@ -289,6 +312,7 @@ void Worker::report(int depth, Value alpha, Value beta) {
         info.nodes = n;
         info.nps = n * 1000 / uint64_t(elapsed);
         info.hashfull = searcher.tt.hashfull();
+        info.tbhits = searcher.tb_hits();
         info.time = elapsed;
         info.pv = rm.pv;
         if (i == 0) lastReported = rm.pv[0];
@@ -330,6 +354,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             eval::dead_draw(pos))
             return draw_value(nodes);
         if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+        if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
+            tbHits.fetch_add(1, std::memory_order_relaxed);
+            return v;
+        }
         // Mate distance pruning: no line here can beat a mate already found nearer.
         alpha = std::max(mated_in(ss->ply), alpha);
         beta = std::min(mate_in(ss->ply + 1), beta);
@@ -559,6 +587,10 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
 
     if (pos.is_draw(ss->ply) || eval::dead_draw(pos)) return draw_value(nodes);
     if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+    if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
+        tbHits.fetch_add(1, std::memory_order_relaxed);
+        return v;
+    }
 
     const Key key = pos.search_key();
     TTData tte{};

@@ -93,6 +93,7 @@ class Searcher {
     bool searching() const { return running; }
     void clear(); // forget history (ucinewgame)
     uint64_t nodes() const;
+    uint64_t tb_hits() const;
 
     // Used by workers.
     std::atomic<bool> stopFlag{false};
