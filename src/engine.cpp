@@ -1,6 +1,7 @@
 #include "khun/engine.h"
 
 #include "khun/movegen.h"
+#include "khun/tb.h"
 
 #include <algorithm>
 #include <cctype>
@@ -42,6 +43,9 @@ Engine::Engine()
         {"Move Overhead", T::Spin, "10", 0, 5000, {}, ""},
         {"UCI_Chess960", T::Check, "false", 0, 0, {}, ""},
         {"UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(), ""},
+        // Where the bare-king mate tables are cached; <default> is ~/.cache/khun (or
+        // $XDG_CACHE_HOME/khun), <empty> keeps them in memory only.
+        {"TablebasePath", T::String, "<default>", 0, 0, {}, ""},
         // The seed's sutras (README "Sutras"): makruk house rules, off by default.
         {"SutKhun", T::Check, "false", 0, 0, {}, ""},
         {"SutMet", T::Check, "false", 0, 0, {}, ""},
@@ -54,6 +58,32 @@ Engine::Engine()
 Engine::~Engine() {
     stop();
     wait();
+    if (tbLoader.joinable()) tbLoader.join();
+}
+
+// Near a bare-king ending, load (or build) the tables the search will meet, in the
+// background: the first build of a table takes about a second, which the clock must not
+// pay. The search probes only tables already in memory.
+void Engine::warm_tablebases() {
+    const Position& pos = game->pos;
+    if (pos.pieces(PAWN) || pos.variant().name != "makruk" || pos.pieces(AIWOK)) return;
+    std::vector<std::string> wanted;
+    static const char Letters[] = " PNSMRAK";
+    for (Color strong : {WHITE, BLACK}) {
+        const int n = pos.count(strong) - 1;
+        if (n < 1 || n > 2 || pos.count(~strong) > 3) continue;
+        std::string m = "K";
+        for (Bitboard b = pos.pieces(strong) & ~pos.pieces(KING); b;)
+            m += Letters[type_of(pos.piece_on(pop_lsb(b)))];
+        wanted.push_back(m + "K");
+    }
+    if (wanted.empty() || loadingTables) return;
+    if (tbLoader.joinable()) tbLoader.join();
+    loadingTables = true;
+    tbLoader = std::thread([this, wanted] {
+        for (const std::string& m : wanted) tb::load(m);
+        loadingTables = false;
+    });
 }
 
 void Engine::set_variant(const Variant& v) {
@@ -172,6 +202,8 @@ OptionResult Engine::set_option(const std::string& name, const std::string& valu
             r.note =
                 "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
         return r;
+    } else if (o.name == "TablebasePath") {
+        if (v != "<default>") tb::set_cache_dir(v == "<empty>" ? "" : v);
     } else if (o.name == "UCI_Chess960" && v == "true") {
         r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
     }
@@ -186,6 +218,7 @@ void Engine::go(search::Limits limits, search::Listener listener) {
     so.threads = std::stoi(option("Threads"));
     so.multiPV = std::stoi(option("MultiPV"));
     so.moveOverhead = std::stoi(option("Move Overhead"));
+    warm_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));
 }
 

@@ -7,9 +7,11 @@
 #include "khun/tt.h"
 #include "khun/variant.h"
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace khun {
@@ -82,6 +84,9 @@ class Engine {
 
   private:
     void apply_sutras();
+    void warm_tablebases();
+    std::thread tbLoader;
+    std::atomic<bool> loadingTables{false};
 
     const Variant* base; // the game chosen by UCI_Variant
     Variant active;      // `base` with the sutras applied; every Position points here
