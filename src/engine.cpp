@@ -250,6 +250,10 @@ uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listene
     if (auto err = set_position(fen, {})) return 0;
     search::Limits limits;
     limits.depth = depth;
+    // Bench is the build's signature: the tables must be in memory before the search
+    // starts, not arrive part-way through it.
+    warm_tablebases();
+    if (tbLoader.joinable()) tbLoader.join();
     limits.start = now();
     uint64_t before = 0;
     go(limits, std::move(listener));

@@ -45,6 +45,13 @@ bool is_mate_score(Value v) {
     return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
 }
 
+// This node's PV: its best move followed by the child's PV.
+void update_pv(Move* pv, Move m, const Move* childPv) {
+    *pv++ = m;
+    for (; childPv && *childPv; ++childPv) *pv++ = *childPv;
+    *pv = Move::none();
+}
+
 int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
 
 } // namespace
@@ -517,12 +524,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             bestValue = value;
             if (value > alpha) {
                 bestMove = m;
-                if (PvNode && !rootNode) {
-                    ss->pv[0] = m;
-                    int i = 0;
-                    for (Move* p = (ss + 1)->pv; p && *p; ++p) ss->pv[++i] = *p;
-                    ss->pv[i + 1] = Move::none();
-                }
+                if (PvNode && !rootNode) update_pv(ss->pv, m, (ss + 1)->pv);
                 if (value >= beta) break;
                 alpha = value;
             }
@@ -639,12 +641,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             bestValue = value;
             if (value > alpha) {
                 bestMove = m;
-                if (PvNode) {
-                    ss->pv[0] = m;
-                    int i = 0;
-                    for (Move* p = (ss + 1)->pv; p && *p; ++p) ss->pv[++i] = *p;
-                    ss->pv[i + 1] = Move::none();
-                }
+                if (PvNode) update_pv(ss->pv, m, (ss + 1)->pv);
                 if (value >= beta) break;
                 alpha = value;
             }
