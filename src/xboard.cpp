@@ -119,7 +119,8 @@ search::Limits XBoard::game_limits() const {
     if (depthLimit) l.depth = depthLimit;
     if (moveTimeMs)
         l.movetime = moveTimeMs;
-    else if (haveLevel) {
+    else if (haveLevel || ownClockMs >= 0) {
+        // Clocks from `time`/`otim`, or the session's base time until they arrive.
         l.time[us] = std::max<long long>(ownClockMs >= 0 ? ownClockMs : baseMs, 1);
         l.time[~us] = std::max<long long>(oppClockMs >= 0 ? oppClockMs : baseMs, 1);
         l.inc[us] = l.inc[~us] = incMs;
