@@ -73,6 +73,10 @@ void Writer::send(const std::string& text) {
 }
 
 void run(std::istream& in, std::ostream& out) {
+    // Reading std::cin flushes the stream tied to it, std::cout, from this thread while a
+    // search thread may be writing to it. Every reply is flushed as it is written (under
+    // the dialect's lock), so the tie has nothing to do but race.
+    in.tie(nullptr);
     Engine engine;
     std::string line;
     while (std::getline(in, line)) {
