@@ -70,6 +70,7 @@ TEST_CASE("usi: squares, moves and SFEN convert as Fairy-Stockfish writes them",
 }
 
 TEST_CASE("usi: a conversation through every command", "[usi][protocol]") {
+    Position::init();
     Child e;
     e.send("usi");
     auto r = e.until_prefix("usiok");
