@@ -45,7 +45,7 @@ void play_game(Engine& engine, std::mt19937_64& rng, int nodes, std::vector<std:
     for (int ply = 0;; ++ply) {
         const Position& pos = engine.position();
         const Outcome o = pos.outcome();
-        if (o == Outcome::Checkmate) {
+        if (is_loss(o)) {
             result = pos.side_to_move() == WHITE ? 0.0 : 1.0;
             break;
         }
@@ -71,7 +71,8 @@ void play_game(Engine& engine, std::mt19937_64& rng, int nodes, std::vector<std:
         if (engine.set_position("", moves)) break;
     }
     const char* r = result == 1.0 ? "1" : result == 0.0 ? "0" : "0.5";
-    for (auto& p : positions) lines.push_back(p.first + " ; " + r + " ; " + std::to_string(p.second));
+    for (auto& p : positions)
+        lines.push_back(p.first + " ; " + r + " ; " + std::to_string(p.second));
 }
 
 } // namespace
@@ -82,11 +83,16 @@ int datagen_main(const std::vector<std::string>& args) {
         const std::string& k = args[i];
         const std::string& v = args[i + 1];
         try {
-            if (k == "games") cfg.games = std::stoi(v);
-            else if (k == "nodes") cfg.nodes = std::stoi(v);
-            else if (k == "threads") cfg.threads = std::max(1, std::stoi(v));
-            else if (k == "seed") cfg.seed = std::stoull(v);
-            else if (k == "out") cfg.out = v;
+            if (k == "games")
+                cfg.games = std::stoi(v);
+            else if (k == "nodes")
+                cfg.nodes = std::stoi(v);
+            else if (k == "threads")
+                cfg.threads = std::max(1, std::stoi(v));
+            else if (k == "seed")
+                cfg.seed = std::stoull(v);
+            else if (k == "out")
+                cfg.out = v;
             else {
                 std::cerr << "datagen: unknown parameter '" << k << "'\n";
                 return 2;
@@ -123,8 +129,8 @@ int datagen_main(const std::vector<std::string>& args) {
     std::vector<std::thread> pool;
     for (int i = 0; i < cfg.threads; ++i) pool.emplace_back(worker, i);
     for (auto& t : pool) t.join();
-    std::cerr << "datagen: " << done << " games, " << written << " positions written to "
-              << cfg.out << "\n";
+    std::cerr << "datagen: " << done << " games, " << written << " positions written to " << cfg.out
+              << "\n";
     return 0;
 }
 

@@ -83,8 +83,10 @@ void side_terms(const Position& pos, Sink& out) {
         ourAttacks |= att;
         if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + pt);
         if (pt == PAWN) continue;
-        if (pt >= ROOK && (square_bb(sq) & theirMinorAttacks)) out.add(Them, P_THREAT_BY_MINOR + pt);
-        out.add(Us, P_MOBILITY + pt * MobilityMax + std::min(popcount(att & safe), MobilityMax - 1));
+        if (pt >= ROOK && (square_bb(sq) & theirMinorAttacks))
+            out.add(Them, P_THREAT_BY_MINOR + pt);
+        out.add(Us,
+                P_MOBILITY + pt * MobilityMax + std::min(popcount(att & safe), MobilityMax - 1));
         if (int n = popcount(att & theirZone)) out.add(Us, P_KING_ATTACK + pt, n);
         if (pt == ROOK) {
             Bitboard f = file_bb(sq);
@@ -164,7 +166,9 @@ void trace_terms(const Position& pos, int16_t* coef) {
 }
 
 bool dead_draw(const Position& pos) {
-    if (pos.pieces(PAWN)) return false;
+    // In karouk a check wins and in makpong a cornered king may not flee: there a lone
+    // met or knight can still win.
+    if (pos.pieces(PAWN) || pos.variant().firstCheckWins || pos.variant().makpong) return false;
     for (Color c : {WHITE, BLACK}) {
         Bitboard rest = pos.pieces(c) & ~pos.pieces(KING);
         if (more_than_one(rest)) return false;
@@ -197,8 +201,8 @@ std::string trace(const Position& pos) {
     std::ostringstream os;
     Value v = evaluate(pos);
     int white = pos.side_to_move() == WHITE ? v : -v;
-    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0
-       << " (white side) [" << v << " cp for the side to move]";
+    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0 << " (white side) [" << v
+       << " cp for the side to move]";
     return os.str();
 }
 

@@ -5,7 +5,7 @@
 namespace khun {
 
 bool see_ge(const Position& pos, Move m, int threshold) {
-    if (m.is_promotion()) return 0 >= threshold;
+    if (m.is_promotion() || m.kind() == SUT_MOVE) return 0 >= threshold;
     const Square from = m.from(), to = m.to();
     int swap = eval::see_value(type_of(pos.piece_on(to))) - threshold;
     if (swap < 0) return false;
@@ -55,7 +55,8 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist, co
     const Color us = pos.side_to_move();
     for (Move* m = moves; m < end; ++m) {
         int& s = scores[m - moves];
-        const Piece captured = pos.piece_on(m->to());
+        // A sutra move lands on its own pawn's square: not a capture.
+        const Piece captured = pos.is_capture(*m) ? pos.piece_on(m->to()) : NO_PIECE;
         if (*m == ttMove)
             s = 1 << 30;
         else if (captured || m->is_promotion()) {

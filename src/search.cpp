@@ -70,6 +70,40 @@ static Value tb_value(const Position& pos, int ply) {
     }
 }
 
+// A line scored by the tables ends where the tables answered: follow them on to the mate,
+// so that the PV shows it.
+static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
+    if (root.variant().name != "makruk" || pv.empty()) return;
+    std::vector<StateInfo> states(MAX_PLY + 2);
+    Position p;
+    p.copy_from(root, &states[0]);
+    size_t n = 0;
+    for (; n < pv.size() && n < size_t(MAX_PLY); ++n) p.do_move(pv[n], states[n + 1]);
+    StateInfo child;
+    while (n < size_t(MAX_PLY)) {
+        auto here = tb::probe(p, false);
+        if (!here || here->result == tb::Probe::Draw) break;
+        Move next = Move::none();
+        for (Move m : MoveList(p)) {
+            p.do_move(m, child);
+            auto c = tb::probe(p, false);
+            const bool keeps =
+                c && (here->result == tb::Probe::Win
+                          ? c->result == tb::Probe::Loss && c->moves == here->moves - 1
+                          : c->result == tb::Probe::Win && c->moves == here->moves);
+            p.undo_move(m);
+            if (keeps) {
+                next = m;
+                break;
+            }
+        }
+        if (!next) break;
+        pv.push_back(next);
+        p.do_move(next, states[n + 1]);
+        ++n;
+    }
+}
+
 std::string uci_score(Value v) {
     if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY)
         return "mate " + std::to_string(v > 0 ? (VALUE_MATE - v + 1) / 2 : -(VALUE_MATE + v) / 2);
@@ -188,7 +222,7 @@ void Searcher::run_main() {
         // Mated or stalemated: say so, then wait for stop in infinite/ponder mode.
         Info info;
         info.depth = 0;
-        info.score = main.pos.in_check() ? -VALUE_MATE : VALUE_DRAW;
+        info.score = main.pos.in_check() || main.pos.lost_by_check() ? -VALUE_MATE : VALUE_DRAW;
         if (listener.info) listener.info(info);
         while (!stopFlag && (pondering || limits.infinite))
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -322,6 +356,8 @@ void Worker::report(int depth, Value alpha, Value beta) {
         info.tbhits = searcher.tb_hits();
         info.time = elapsed;
         info.pv = rm.pv;
+        if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY && !pos.pieces(PAWN))
+            extend_pv_with_tables(pos, info.pv);
         if (i == 0) lastReported = rm.pv[0];
         searcher.listener.info(info);
     }
@@ -357,6 +393,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     if (PvNode && selDepth < ss->ply + 1) selDepth = ss->ply + 1;
 
     if (!rootNode) {
+        if (pos.lost_by_check()) return mated_in(ss->ply); // karouk: checked is lost
         if (searcher.stopFlag.load(std::memory_order_relaxed) || pos.is_draw(ss->ply) ||
             eval::dead_draw(pos))
             return draw_value(nodes);
@@ -587,8 +624,12 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     if (main()) check_time();
     ss->inCheck = pos.in_check();
 
+    if (pos.lost_by_check()) return mated_in(ss->ply);
     if (pos.is_draw(ss->ply) || eval::dead_draw(pos)) return draw_value(nodes);
     if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+    // Karouk: standing pat ignores a check that would win at once.
+    if (pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
+        return mate_in(ss->ply + 1);
     if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
         tbHits.fetch_add(1, std::memory_order_relaxed);
         return v;
