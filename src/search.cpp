@@ -66,7 +66,12 @@ static Value tb_value(const Position& pos, int ply) {
     switch (tb::counted(*p, pos)) {
     case tb::Probe::Win: return mate_in(ply + 2 * p->moves - 1);
     case tb::Probe::Loss: return mated_in(ply + 2 * p->moves);
-    default: return VALUE_DRAW;
+    default:
+        // A mate the count does not leave time for is still a draw, but one the other
+        // side may yet spoil: the strong side keeps its pieces and the shortest mate.
+        if (p->result == tb::Probe::Win) return 20 - std::min(p->moves, 40) / 4;
+        if (p->result == tb::Probe::Loss) return -20 + std::min(p->moves, 40) / 4;
+        return VALUE_DRAW;
     }
 }
 
