@@ -4,6 +4,7 @@
 #include "khun/evaluate.h"
 #include "khun/movegen.h"
 #include "khun/perft.h"
+#include "khun/protocol.h"
 
 #include <algorithm>
 #include <iostream>
@@ -11,39 +12,7 @@
 
 namespace khun {
 
-namespace {
-
-// A whole number in [lo, hi]; out-of-range values are clamped, garbage is nullopt.
-std::optional<long long> number(const std::string& s, long long lo, long long hi) {
-    if (s.empty() || s.size() > 30) return std::nullopt;
-    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
-    if (i == s.size()) return std::nullopt;
-    long long v = 0;
-    bool big = false;
-    for (; i < s.size(); ++i) {
-        if (s[i] < '0' || s[i] > '9') return std::nullopt;
-        if (v > 100000000000000LL)
-            big = true;
-        else
-            v = v * 10 + (s[i] - '0');
-    }
-    if (big) v = hi;
-    if (s[0] == '-') v = -v;
-    return std::clamp(v, lo, hi);
-}
-
-const char* type_name(EngineOption::Type t) {
-    switch (t) {
-    case EngineOption::Type::Spin: return "spin";
-    case EngineOption::Type::Check: return "check";
-    case EngineOption::Type::Combo: return "combo";
-    case EngineOption::Type::Button: return "button";
-    case EngineOption::Type::String: return "string";
-    }
-    return "string";
-}
-
-} // namespace
+using protocol::number;
 
 void Uci::send(const std::string& text) {
     std::lock_guard<std::mutex> lock(outMutex);
@@ -75,7 +44,7 @@ bool Uci::command(const std::string& line) {
         std::ostringstream os;
         os << "id name Khun " << KHUN_VERSION << "\nid author the Khun developers";
         for (const EngineOption& o : engine.options()) {
-            os << "\noption name " << o.name << " type " << type_name(o.type);
+            os << "\noption name " << o.name << " type " << protocol::option_type_name(o.type);
             if (o.type != EngineOption::Type::Button)
                 os << " default " << (o.defaultValue.empty() ? "<empty>" : o.defaultValue);
             if (o.type == EngineOption::Type::Spin) os << " min " << o.min << " max " << o.max;
