@@ -280,6 +280,7 @@ void Worker::iterative_deepening() {
     Move lastBest = Move::none();
     int stableIterations = 0;
     Value lastScore = -VALUE_INFINITE;
+    uint64_t lastIterationNodes = ~uint64_t(0), nodesBefore = 0;
 
     for (rootDepth = 1; rootDepth <= maxDepth && !searcher.stopFlag; ++rootDepth) {
         // Helpers skip some depths so that the threads spread over the tree.
@@ -319,6 +320,17 @@ void Worker::iterative_deepening() {
         if (!main()) continue;
 
         const Value score = rootMoves[0].score;
+        // A mate proven with room to spare, or a tree that no longer grows (the tables
+        // answer every line): deeper iterations only repeat themselves.
+        const uint64_t n = nodes.load(std::memory_order_relaxed);
+        const uint64_t iterationNodes = n - nodesBefore;
+        if ((is_mate_score(score) && rootDepth > 2 * (VALUE_MATE - std::abs(score)) + 8) ||
+            (rootDepth > 8 && iterationNodes == lastIterationNodes))
+            if ((limits.use_time(pos.side_to_move()) || limits.movetime) && !limits.infinite &&
+                !searcher.pondering)
+                searcher.stopFlag = true;
+        lastIterationNodes = iterationNodes;
+        nodesBefore = n;
         // go mate N: stop once a mate that short is proven.
         if (limits.mate && score >= VALUE_MATE_IN_MAX_PLY && VALUE_MATE - score <= 2 * limits.mate)
             searcher.stopFlag = true;

@@ -14,12 +14,16 @@ void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int m
     // Never plan to use what the GUI and the pipes need to deliver the move.
     const TimePoint usable = std::max<TimePoint>(1, time - overhead);
     const int mtg = movestogo > 0 ? std::min(movestogo, 40) : 32;
-    optimum = usable / mtg + inc * 3 / 4;
-    maximum = std::min<TimePoint>(optimum * 5, usable * (movestogo == 1 ? 8 : 6) / 10);
-    // With little time left the increment is all there is: stay well inside it.
-    optimum = std::max<TimePoint>(1, std::min(optimum, usable / 4 + inc / 2));
-    maximum = std::max<TimePoint>(optimum, std::min(maximum, usable * 3 / 4));
-    maximum = std::max<TimePoint>(1, maximum);
+    optimum = usable / mtg + inc * 7 / 10;
+    maximum = std::min<TimePoint>(optimum * 5, usable * (movestogo == 1 ? 7 : 5) / 10);
+    // Short of time the increment is all there is: spend a part of it and keep a reserve
+    // for a machine that answers late.
+    if (usable < 300 || (inc > 0 && usable < 20 * inc)) {
+        optimum = std::min(optimum, usable / 50 + inc * 6 / 10);
+        maximum = std::min(maximum, optimum * 2);
+    }
+    optimum = std::max<TimePoint>(1, std::min(optimum, usable / 4));
+    maximum = std::max<TimePoint>(1, std::max(optimum, std::min(maximum, usable / 2)));
 }
 
 } // namespace khun
