@@ -22,12 +22,8 @@ void Uci::send(const std::string& text) {
 void Uci::error(const std::string& msg) { send("info string error: " + msg); }
 
 void Uci::loop(std::istream& in) {
-    std::string line;
-    while (std::getline(in, line))
-        if (!command(line)) break;
-    // End of input is a quit: stop any search and let its bestmove out first.
-    engine.stop();
-    engine.wait();
+    protocol::read_lines(in, [this](const std::string& line) { return command(line); });
+    engine.finish(); // end of input is a quit: the bestmove of a search goes out first
 }
 
 bool Uci::command(const std::string& line) {
@@ -35,11 +31,7 @@ bool Uci::command(const std::string& line) {
     std::string token;
     if (!(is >> token)) return true;
 
-    if (token == "quit") {
-        engine.stop();
-        engine.wait();
-        return false;
-    }
+    if (token == "quit") return engine.finish(), false;
     if (token == "uci") {
         std::ostringstream os;
         os << "id name Khun " << KHUN_VERSION << "\nid author the Khun developers";

@@ -98,11 +98,8 @@ std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& err
 }
 
 void Usi::loop(std::istream& in) {
-    std::string line;
-    while (std::getline(in, line))
-        if (!command(line)) break;
-    engine.stop();
-    engine.wait();
+    protocol::read_lines(in, [this](const std::string& line) { return command(line); });
+    engine.finish(); // end of input is a quit: the bestmove of a search goes out first
 }
 
 bool Usi::command(const std::string& line) {
@@ -110,11 +107,7 @@ bool Usi::command(const std::string& line) {
     std::string token;
     if (!(is >> token)) return true;
 
-    if (token == "quit") {
-        engine.stop();
-        engine.wait();
-        return false;
-    }
+    if (token == "quit") return engine.finish(), false;
     if (token == "usi")
         cmd_usi();
     else if (token == "isready")

@@ -44,9 +44,7 @@ std::vector<std::string> setup_lines(const Variant& v) {
 } // namespace
 
 void XBoard::loop(std::istream& in) {
-    std::string line;
-    while (std::getline(in, line))
-        if (!command(line)) break;
+    protocol::read_lines(in, [this](const std::string& line) { return command(line); });
     finish_search(true);
 }
 

@@ -67,6 +67,11 @@ class Engine {
     // Search control. go() returns at once; the listener gets info lines and one bestmove.
     void go(search::Limits limits, search::Listener listener);
     void stop();
+    // Stops any search and returns once its bestmove is out (quit, end of input).
+    void finish() {
+        stop();
+        wait();
+    }
     void ponderhit();
     void wait();
     bool searching() const { return searcher->searching(); }

@@ -4,7 +4,7 @@
 
 #include "khun/engine.h"
 
-#include <iosfwd>
+#include <istream>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -15,6 +15,14 @@ namespace protocol {
 
 // Reads commands from `in` until quit or end of input, answering on `out`.
 void run(std::istream& in, std::ostream& out);
+
+// Hands each line of `in` to `handle` until it returns false or input ends.
+template <class Handler>
+void read_lines(std::istream& in, Handler handle) {
+    std::string line;
+    while (std::getline(in, line))
+        if (!handle(line)) return;
+}
 
 // A whole number in [lo, hi]; out-of-range values are clamped, garbage is nullopt.
 std::optional<long long> number(const std::string& s, long long lo, long long hi);
