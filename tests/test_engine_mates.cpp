@@ -2,41 +2,14 @@
 // that keeps the mate. N is checked against an exhaustive search with the library, which
 // honours the real game-end rules (checkmate, stalemate, counting, repetition).
 #include "engine_session.h"
+#include "helpers.h"
 
 using namespace enginetest;
 
 namespace {
 
-bool defender_mated(khun::Position& pos, int n);
-
-// The side to move can force checkmate with at most n moves of its own.
-bool attacker_mates(khun::Position& pos, int n) {
-    if (n <= 0 || pos.outcome() != khun::Outcome::None) return false;
-    khun::StateInfo st;
-    for (khun::Move m : khun::MoveList(pos)) {
-        if (n == 1 && !pos.gives_check(m)) continue; // a mating move gives check
-        pos.do_move(m, st);
-        bool win = defender_mated(pos, n - 1);
-        pos.undo_move(m);
-        if (win) return true;
-    }
-    return false;
-}
-
-// Whatever the side to move plays, it is mated within n further enemy moves.
-bool defender_mated(khun::Position& pos, int n) {
-    khun::Outcome o = pos.outcome();
-    if (o == khun::Outcome::Checkmate) return true;
-    if (o != khun::Outcome::None || n <= 0) return false;
-    khun::StateInfo st;
-    for (khun::Move m : khun::MoveList(pos)) {
-        pos.do_move(m, st);
-        bool lost = attacker_mates(pos, n);
-        pos.undo_move(m);
-        if (!lost) return false;
-    }
-    return true;
-}
+using testutil::attacker_mates;
+using testutil::defender_mated;
 
 // The exact mate distance (in moves) up to `max`, 0 when there is none that short.
 int mate_distance(const std::string& fen, const std::vector<std::string>& moves, int max) {
