@@ -255,10 +255,9 @@ uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listene
     warm_tablebases();
     if (tbLoader.joinable()) tbLoader.join();
     limits.start = now();
-    uint64_t before = 0;
     go(limits, std::move(listener));
     wait();
-    return searcher->nodes() - before;
+    return searcher->nodes();
 }
 
 } // namespace khun

@@ -115,8 +115,6 @@ void Uci::cmd_go(std::istringstream& is) {
     search::Limits limits;
     limits.start = now();
     std::string token;
-    const Color us = engine.position().side_to_move();
-    (void)us;
     auto read = [&](const char* what, long long lo, long long hi, long long& dst) {
         std::string v;
         if (!(is >> v)) return error(std::string("go ") + what + " needs a value"), false;
