@@ -65,14 +65,18 @@ void side_terms(const Position& pos, Sink& out) {
     const Bitboard theirZone = attacks::king(theirKing) | square_bb(theirKing);
 
     // What each side attacks, for threats and hanging pieces.
-    Bitboard ourAttacks = 0, theirAttacks = theirPawnAttacks, theirMinorAttacks = 0;
+    Bitboard ourAttacks = 0, theirAttacks = theirPawnAttacks, theirMinorAttacks = 0,
+             theirRookAttacks = 0;
     for (Bitboard b = theirs & ~pos.pieces(PAWN); b;) {
         Square sq = pop_lsb(b);
         PieceType pt = type_of(pos.piece_on(sq));
         Bitboard a = attacks::of(pt, Them, sq, occ);
         theirAttacks |= a;
         if (pt == KNIGHT || pt == KHON || pt == MET) theirMinorAttacks |= a;
+        if (pt == ROOK || pt == AIWOK) theirRookAttacks |= a;
     }
+    const Bitboard theirKingAttacks = attacks::king(theirKing);
+    int attackUnits = 0;
 
     for (Bitboard b = ours & ~pos.pieces(KING); b;) {
         const Square sq = pop_lsb(b);
@@ -85,9 +89,20 @@ void side_terms(const Position& pos, Sink& out) {
         if (pt == PAWN) continue;
         if (pt >= ROOK && (square_bb(sq) & theirMinorAttacks))
             out.add(Them, P_THREAT_BY_MINOR + pt);
+        if (pt != ROOK && (square_bb(sq) & theirRookAttacks)) out.add(Them, P_THREAT_BY_ROOK + pt);
         out.add(Us,
                 P_MOBILITY + pt * MobilityMax + std::min(popcount(att & safe), MobilityMax - 1));
-        if (int n = popcount(att & theirZone)) out.add(Us, P_KING_ATTACK + pt, n);
+        if (int n = popcount(att & theirZone)) {
+            out.add(Us, P_KING_ATTACK + pt, n);
+            attackUnits += n;
+        }
+        // Checks from squares the enemy does not guard (its king included).
+        const Bitboard checks =
+            att & ~ours & attacks::of(pt, Them, theirKing, occ) & ~theirAttacks & ~theirKingAttacks;
+        if (checks) out.add(Us, P_SAFE_CHECK + pt);
+        // Advanced minor pieces backed by a pawn.
+        if (pt <= MET && relative_rank(Us, sq) >= RANK_4 && (attacks::pawn(Them, sq) & pawns))
+            out.add(Us, P_OUTPOST + pt);
         if (pt == ROOK) {
             Bitboard f = file_bb(sq);
             if (!(f & pawns)) out.add(Us, (f & theirPawns) ? P_ROOK_HALF_OPEN : P_ROOK_OPEN);
@@ -100,6 +115,11 @@ void side_terms(const Position& pos, Sink& out) {
     // Our pieces the enemy attacks and nothing of ours defends.
     if (int n = popcount(ours & ~pos.pieces(KING) & theirAttacks & ~ourAttacks))
         out.add(Them, P_HANGING, n);
+    if (int n = popcount(ours & ~pos.pieces(KING) & theirKingAttacks & ~ourAttacks))
+        out.add(Them, P_THREAT_BY_KING, n);
+    out.add(Us, P_KING_DANGER + std::min(attackUnits, 15));
+    for (PieceType pt : {KNIGHT, KHON, MET, ROOK})
+        if (more_than_one(pos.pieces(Us, pt))) out.add(Us, P_PAIR + pt);
 
     // Pawn structure.
     for (Bitboard b = pawns; b;) {
@@ -111,6 +131,8 @@ void side_terms(const Position& pos, Sink& out) {
         if (more_than_one(file_bb(f) & pawns)) out.add(Us, P_PAWN_DOUBLED);
         if (attacks::pawn(Them, sq) & pawns) out.add(Us, P_PAWN_SUPPORTED);
         if (adj & rank_bb(sq) & pawns) out.add(Us, P_PAWN_PHALANX);
+        const Square ahead = Us == WHITE ? Square(sq + 8) : Square(sq - 8);
+        if (relative_rank(Us, sq) < RANK_8 && (occ & square_bb(ahead))) out.add(Us, P_PAWN_BLOCKED);
         // Passed: no enemy pawn ahead on this or an adjacent file.
         const int rk = rank_of(sq);
         const Bitboard front = Us == WHITE ? (rk < 7 ? ~Bitboard(0) << (8 * (rk + 1)) : 0)
@@ -124,6 +146,19 @@ void side_terms(const Position& pos, Sink& out) {
     out.add(Us, P_PSQ + KING * 64 + relative<Us>(ksq));
     if (int n = popcount(attacks::king(ksq) & (pos.pieces(Us, MET) | pos.pieces(Us, KHON))))
         out.add(Us, P_KING_SHELTER, n);
+    // Pawns before the king (its file and the two beside it, up to three ranks ahead), and
+    // enemy pawns coming at it.
+    const int kf = file_of(ksq), kr = rank_of(ksq);
+    Bitboard files = file_bb(File(kf));
+    if (kf > 0) files |= file_bb(File(kf - 1));
+    if (kf < 7) files |= file_bb(File(kf + 1));
+    Bitboard ranks = 0;
+    for (int d = 1; d <= 3; ++d) {
+        const int r = Us == WHITE ? kr + d : kr - d;
+        if (r >= 0 && r <= 7) ranks |= rank_bb(Rank(r));
+    }
+    out.add(Us, P_KING_PAWN_SHELTER + std::min(popcount(files & ranks & pawns), 3));
+    if (int n = popcount(files & ranks & theirPawns)) out.add(Us, P_PAWN_STORM, n);
 }
 
 template <class Sink>

@@ -28,9 +28,9 @@ constexpr int MobilityMax = 28; // the most squares a piece (an ai-wok) can reac
 
 // Index layout of Weights[].
 enum Param : int {
-    P_MATERIAL = 0,                                   // [PieceType]
-    P_PSQ = P_MATERIAL + PIECE_TYPE_NB,               // [PieceType][relative square]
-    P_MOBILITY = P_PSQ + PIECE_TYPE_NB * 64,          // [PieceType][squares reached]
+    P_MATERIAL = 0,                          // [PieceType]
+    P_PSQ = P_MATERIAL + PIECE_TYPE_NB,      // [PieceType][relative square]
+    P_MOBILITY = P_PSQ + PIECE_TYPE_NB * 64, // [PieceType][squares reached]
     P_ROOK_OPEN = P_MOBILITY + PIECE_TYPE_NB * MobilityMax,
     P_ROOK_HALF_OPEN,
     P_PAWN_ISOLATED,
@@ -44,6 +44,17 @@ enum Param : int {
     P_THREAT_BY_MINOR = P_THREAT_BY_PAWN + PIECE_TYPE_NB,
     P_HANGING = P_THREAT_BY_MINOR + PIECE_TYPE_NB,
     P_TEMPO,
+    // Added in the second round of features (appended so the older weights keep their
+    // places):
+    P_KING_DANGER,                                       // [attack units, capped at 15]
+    P_SAFE_CHECK = P_KING_DANGER + 16,                   // [checking PieceType]
+    P_KING_PAWN_SHELTER = P_SAFE_CHECK + PIECE_TYPE_NB,  // [own pawns before the king, 0..3]
+    P_PAWN_STORM = P_KING_PAWN_SHELTER + 4,              // per enemy pawn near our king
+    P_THREAT_BY_ROOK,                                    // [attacked PieceType]
+    P_THREAT_BY_KING = P_THREAT_BY_ROOK + PIECE_TYPE_NB, // per undefended piece
+    P_PAIR,                                              // [PieceType], two or more
+    P_OUTPOST = P_PAIR + PIECE_TYPE_NB,                  // [PieceType], pawn-backed, advanced
+    P_PAWN_BLOCKED = P_OUTPOST + PIECE_TYPE_NB,          // per pawn with a piece in front
     PARAM_NB
 };
 

@@ -1,0 +1,60 @@
+// The evaluation sees both colours alike: a position and the same position turned half a
+// turn with the colours swapped (the Makruk start position's own symmetry, kings on d1
+// and e8) score the same for the side to move.
+#include "helpers.h"
+
+#include "khun/eval_params.h"
+#include "khun/evaluate.h"
+
+#include <cctype>
+#include <random>
+
+using namespace testutil;
+
+namespace {
+
+// Board turned 180 degrees, colours and side to move swapped; counting fields dropped.
+std::string rotate_fen(const std::string& fen) {
+    auto f = words(fen);
+    std::string board = f[0];
+    std::reverse(board.begin(), board.end()); // ranks and files both reversed
+    for (char& c : board)
+        if (std::isalpha(static_cast<unsigned char>(c)))
+            c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
+                                                            : char(std::toupper(c));
+    return board + (f[1] == "w" ? " b" : " w") + " - 0 1";
+}
+
+} // namespace
+
+TEST_CASE("eval: a position and its colour-swapped half turn score alike", "[eval]") {
+    init();
+    std::mt19937 rng(12345);
+    int checked = 0;
+    for (int gameNo = 0; gameNo < 40; ++gameNo) {
+        auto g = game("startpos");
+        for (int ply = 0; ply < 160; ++ply) {
+            khun::MoveList ml(g->pos);
+            if (ml.size() == 0 || g->pos.outcome() != khun::Outcome::None) break;
+            if (!g->pos.in_check()) {
+                const std::string fen = g->pos.fen();
+                auto r = game(rotate_fen(fen));
+                INFO(fen << "  rotated: " << r->pos.fen());
+                REQUIRE(khun::eval::evaluate(g->pos) == khun::eval::evaluate(r->pos));
+                // Every feature count, not only those with weight now: White minus Black
+                // turns into its negation.
+                int16_t a[khun::eval::PARAM_NB] = {}, b[khun::eval::PARAM_NB] = {};
+                khun::eval::trace_terms(g->pos, a);
+                khun::eval::trace_terms(r->pos, b);
+                int mismatch = -1;
+                for (int i = 0; i < khun::eval::PARAM_NB && mismatch < 0; ++i)
+                    if (a[i] != -b[i]) mismatch = i;
+                INFO("first feature that differs: " << mismatch);
+                REQUIRE(mismatch == -1);
+                ++checked;
+            }
+            g->play(*(ml.begin() + rng() % ml.size()));
+        }
+    }
+    CHECK(checked > 2000);
+}
