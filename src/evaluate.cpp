@@ -131,14 +131,27 @@ void side_terms(const Position& pos, Sink& out) {
         if (more_than_one(file_bb(f) & pawns)) out.add(Us, P_PAWN_DOUBLED);
         if (attacks::pawn(Them, sq) & pawns) out.add(Us, P_PAWN_SUPPORTED);
         if (adj & rank_bb(sq) & pawns) out.add(Us, P_PAWN_PHALANX);
+        if ((attacks::pawn(Them, sq) & pawns) || (adj & rank_bb(sq) & pawns))
+            out.add(Us, P_PAWN_CONNECTED + relative_rank(Us, sq));
+        if (relative_rank(Us, sq) == RANK_8) continue; // a pawn there has promoted
         const Square ahead = Us == WHITE ? Square(sq + 8) : Square(sq - 8);
-        if (relative_rank(Us, sq) < RANK_8 && (occ & square_bb(ahead))) out.add(Us, P_PAWN_BLOCKED);
+        if (occ & square_bb(ahead)) out.add(Us, P_PAWN_BLOCKED);
+        // Backward: no pawn of ours beside or behind it, and its stop square is held.
+        const Bitboard behind = Us == WHITE ? (Bitboard(1) << (8 * (rank_of(sq) + 1))) - 1
+                                            : ~Bitboard(0) << (8 * rank_of(sq));
+        if (!(adj & behind & pawns) && (square_bb(ahead) & theirPawnAttacks))
+            out.add(Us, P_PAWN_BACKWARD);
         // Passed: no enemy pawn ahead on this or an adjacent file.
         const int rk = rank_of(sq);
         const Bitboard front = Us == WHITE ? (rk < 7 ? ~Bitboard(0) << (8 * (rk + 1)) : 0)
                                            : (Bitboard(1) << (8 * rk)) - 1;
-        if (!((file_bb(f) | adj) & front & theirPawns))
+        if (!((file_bb(f) | adj) & front & theirPawns)) {
             out.add(Us, P_PAWN_PASSED + relative_rank(Us, sq));
+            out.add(Us, P_PASSED_OUR_KING + distance(pos.king_square(Us), ahead));
+            out.add(Us, P_PASSED_THEIR_KING + distance(theirKing, ahead));
+            if (!(occ & square_bb(ahead)) && !(square_bb(ahead) & theirAttacks))
+                out.add(Us, P_PASSED_FREE);
+        }
     }
 
     // The king, and the mets and khons that shelter it by stepping.
@@ -167,6 +180,9 @@ void all_terms(const Position& pos, Sink& out) {
     side_terms<BLACK>(pos, out);
     out.add(pos.side_to_move(), P_TEMPO);
 }
+
+// Plies of a running count below which the score fades toward the draw.
+constexpr int CountingHorizon = 40;
 
 // Bare king against mating material: drive the king to the edge, bring ours closer.
 int mop_up(const Position& pos, Color strong) {
@@ -227,6 +243,12 @@ Value evaluate(const Position& pos) {
                 v += c == WHITE ? bonus : -bonus;
             }
     v = v * scale(pos, v > 0 ? WHITE : BLACK) / 64;
+    // A running count that leaves too few moves to force mate pulls the score toward the
+    // draw it will end in (the search sees the exact end; this gives it the way there).
+    if (pos.count_limit()) {
+        const int left = std::max(pos.count_limit() - pos.count_ply(), 0);
+        if (left < CountingHorizon) v = v * left / CountingHorizon;
+    }
     return pos.side_to_move() == WHITE ? v : -v;
 }
 

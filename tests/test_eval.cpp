@@ -58,3 +58,21 @@ TEST_CASE("eval: a position and its colour-swapped half turn score alike", "[eva
     }
     CHECK(checked > 2000);
 }
+
+TEST_CASE("eval: a count running out pulls the score toward the draw", "[eval]") {
+    init();
+    // Ruea and met against a lone met, no pawns: board's honour. The same placement with
+    // no count, with plenty of count left, and with few plies left.
+    const std::string board = "8/8/3k4/8/2m5/8/3KM3/R7 w";
+    auto none = game(board + " - - 0 1");
+    auto plenty = game(board + " - 128 10 30");
+    auto little = game(board + " - 128 120 80");
+    const int vNone = khun::eval::evaluate(none->pos);
+    const int vPlenty = khun::eval::evaluate(plenty->pos);
+    const int vLittle = khun::eval::evaluate(little->pos);
+    INFO(vNone << " " << vPlenty << " " << vLittle);
+    CHECK(vNone > 200);
+    CHECK(vPlenty == vNone);
+    CHECK(vLittle > 0);
+    CHECK(vLittle < vNone / 4);
+}

@@ -55,6 +55,11 @@ enum Param : int {
     P_PAIR,                                              // [PieceType], two or more
     P_OUTPOST = P_PAIR + PIECE_TYPE_NB,                  // [PieceType], pawn-backed, advanced
     P_PAWN_BLOCKED = P_OUTPOST + PIECE_TYPE_NB,          // per pawn with a piece in front
+    P_PAWN_CONNECTED,                                    // [relative rank], supported/phalanx
+    P_PAWN_BACKWARD = P_PAWN_CONNECTED + 8,              // its stop square held by a pawn
+    P_PASSED_OUR_KING,                                   // [king distance to its stop square]
+    P_PASSED_THEIR_KING = P_PASSED_OUR_KING + 8,         // [king distance to its stop square]
+    P_PASSED_FREE = P_PASSED_THEIR_KING + 8,             // stop square empty and unattacked
     PARAM_NB
 };
 
