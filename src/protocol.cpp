@@ -67,9 +67,42 @@ std::string lower(std::string s) {
     return s;
 }
 
+std::string printable(const std::string& text) {
+    constexpr size_t MaxLine = 4096;
+    static const char Hex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(text.size());
+    size_t lineLength = 0;
+    bool cut = false;
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c == '\n') {
+            out += '\n';
+            lineLength = 0;
+            cut = false;
+            continue;
+        }
+        if (cut) continue;
+        if (lineLength >= MaxLine) {
+            out += "...";
+            cut = true;
+            continue;
+        }
+        if (c >= 0x20 && c < 0x7f) {
+            out += ch;
+            ++lineLength;
+        } else {
+            out += {'\\', 'x', Hex[c >> 4], Hex[c & 15]};
+            lineLength += 4;
+        }
+    }
+    return out;
+}
+
 void Writer::send(const std::string& text) {
+    const std::string safe = printable(text);
     std::lock_guard<std::mutex> lock(mutex);
-    out << text << std::endl;
+    out << safe << std::endl;
 }
 
 void run(std::istream& in, std::ostream& out) {
@@ -78,6 +111,10 @@ void run(std::istream& in, std::ostream& out) {
     // the dialect's lock), so the tie has nothing to do but race.
     in.tie(nullptr);
     Engine engine;
+    run(in, out, engine);
+}
+
+void run(std::istream& in, std::ostream& out, Engine& engine) {
     std::string line;
     while (std::getline(in, line)) {
         std::istringstream is(line);

@@ -15,8 +15,9 @@ namespace khun {
 using protocol::number;
 
 void Uci::send(const std::string& text) {
+    const std::string safe = protocol::printable(text);
     std::lock_guard<std::mutex> lock(outMutex);
-    out << text << std::endl;
+    out << safe << std::endl;
 }
 
 void Uci::error(const std::string& msg) { send("info string error: " + msg); }

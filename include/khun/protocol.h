@@ -15,6 +15,8 @@ namespace protocol {
 
 // Reads commands from `in` until quit or end of input, answering on `out`.
 void run(std::istream& in, std::ostream& out);
+// The same session on an engine the caller owns (the fuzz targets reuse one).
+void run(std::istream& in, std::ostream& out, Engine& engine);
 
 // Hands each line of `in` to `handle` until it returns false or input ends.
 template <class Handler>
@@ -29,10 +31,16 @@ std::optional<long long> number(const std::string& s, long long lo, long long hi
 // A decimal number of seconds ("5", "0.5") in milliseconds, or nullopt.
 std::optional<long long> seconds_to_ms(const std::string& s);
 
+// `text` as it may go out to a GUI: bytes outside printable ASCII (an echo of binary
+// input, invalid UTF-8) become "\xNN", and a line over 4096 characters (an echo of a
+// huge token) is cut with "...". Line breaks and what the engine writes itself pass.
+std::string printable(const std::string& text);
+
 const char* option_type_name(EngineOption::Type t);
 std::string lower(std::string s);
 
-// One line-oriented writer shared by the reading thread and the search thread.
+// One line-oriented writer shared by the reading thread and the search thread; what it
+// sends goes through printable().
 class Writer {
   public:
     explicit Writer(std::ostream& out) : out(out) {}
