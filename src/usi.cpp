@@ -86,9 +86,9 @@ std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& err
         error = "the Makruk family has no pieces in hand, the SFEN hand must be '-'";
         return std::nullopt;
     }
-    auto n = protocol::number(ply, 1, 100000);
-    if (!n) {
-        error = "SFEN move count must be a number, not '" + ply + "'";
+    auto n = protocol::number(ply, 0, 100000);
+    if (!n || *n < 1) {
+        error = "SFEN move count must be a number from 1, not '" + ply + "'";
         return std::nullopt;
     }
     const bool white = side == "b";
@@ -222,6 +222,11 @@ void Usi::cmd_go(std::istringstream& is) {
         if (!(is >> v)) return error("go " + what + " needs a value"), false;
         auto n = protocol::number(v, lo, hi);
         if (!n) return error("go " + what + " needs a number, not '" + v + "'"), false;
+        // Out of range: say so, and use the nearest value that makes sense (as UCI does).
+        auto exact = protocol::number(v, -(1LL << 62), 1LL << 62);
+        if (exact && *exact != *n)
+            writer.send("info string go " + what + " " + v + " is out of range; using " +
+                        std::to_string(*n));
         dst = *n;
         return true;
     };
