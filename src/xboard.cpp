@@ -231,19 +231,32 @@ void XBoard::user_move(const std::string& text, bool explicitMove) {
     after_change();
 }
 
+std::optional<long long> XBoard::number(const std::string& what, const std::string& v, long long lo,
+                                        long long hi) {
+    auto n = protocol::number(v, lo, hi);
+    // Out of range: say so (CECP comments start with '#') and use the nearest value.
+    auto exact = protocol::number(v, -(1LL << 62), 1LL << 62);
+    if (n && exact && *exact != *n)
+        send("# " + what + " " + v + " is out of range; using " + std::to_string(*n));
+    return n;
+}
+
 void XBoard::level(std::istringstream& is) {
     std::string mps, base, inc;
     if (!(is >> mps >> base >> inc)) {
         send("Error (level needs MPS BASE INC): level");
         return;
     }
-    auto m = protocol::number(mps, 0, 100000);
+    auto m = number("level MPS", mps, 0, 100000);
     // BASE is minutes or minutes:seconds; INC seconds, possibly with a fraction.
     const size_t colon = base.find(':');
-    auto minutes = protocol::number(base.substr(0, colon), 0, 1000000);
+    auto minutes = number("level BASE", base.substr(0, colon), 0, 1000000);
     std::optional<long long> secs = 0;
-    if (colon != std::string::npos) secs = protocol::number(base.substr(colon + 1), 0, 59);
+    if (colon != std::string::npos)
+        secs = number("level BASE seconds", base.substr(colon + 1), 0, 59);
     auto incMsParsed = protocol::seconds_to_ms(inc);
+    if (incMsParsed && !inc.empty() && inc[0] == '-')
+        send("# level INC " + inc + " is out of range; using 0");
     if (!m || !minutes || !secs || !incMsParsed) {
         send("Error (bad level): level " + mps + " " + base + " " + inc);
         return;
@@ -266,7 +279,7 @@ bool XBoard::command(const std::string& line) {
     if (token == "time" || token == "otim") {
         std::string v;
         is >> v;
-        auto n = protocol::number(v, 0, 1LL << 40);
+        auto n = number(token, v, 0, 1LL << 40);
         if (!n)
             send("Error (" + token + " needs centiseconds): " + line);
         else
@@ -350,7 +363,7 @@ bool XBoard::command(const std::string& line) {
     } else if (token == "sd") {
         std::string v;
         is >> v;
-        auto d = protocol::number(v, 1, MAX_PLY - 10);
+        auto d = number("sd", v, 1, MAX_PLY - 10);
         if (!d)
             send("Error (sd needs a depth): " + line);
         else
@@ -359,6 +372,11 @@ bool XBoard::command(const std::string& line) {
         finish_search(true);
         std::string fen;
         std::getline(is >> std::ws, fen);
+        // An empty FEN would mean the start position to the engine: refuse it instead.
+        if (fen.find_first_not_of(" \t\r") == std::string::npos) {
+            send("tellusererror Illegal position: setboard needs a FEN");
+            return true;
+        }
         if (auto err = engine.set_position(fen, {})) {
             send("tellusererror Illegal position: " + *err);
             return true;
@@ -391,6 +409,7 @@ bool XBoard::command(const std::string& line) {
         is >> v;
         OptionResult r = engine.set_option(token == "memory" ? "Hash" : "Threads", v);
         if (r.error) send("Error (" + *r.error + "): " + line);
+        if (r.note) send("# " + *r.note);
     } else if (token == "option") {
         finish_search(true);
         std::string rest;
@@ -415,7 +434,7 @@ bool XBoard::command(const std::string& line) {
         finish_search(true);
         std::string v;
         is >> v;
-        auto d = protocol::number(v, 1, 30);
+        auto d = number("perft", v, 1, 30);
         if (!d)
             send("Error (perft needs a depth): " + line);
         else {

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <iosfwd>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -42,6 +43,9 @@ class XBoard {
     void after_change();
     void user_move(const std::string& text, bool explicitMove);
     void level(std::istringstream& is);
+    // protocol::number() with a note when the value had to be clamped.
+    std::optional<long long> number(const std::string& what, const std::string& v, long long lo,
+                                    long long hi);
     search::Limits game_limits() const;
     void send(const std::string& s) { writer.send(s); }
 
