@@ -522,8 +522,26 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 continue;
         }
 
-        // Check extension.
-        int extension = givesCheck && depth < 12 ? 1 : 0;
+        // Singular extension: the TT move is searched deeper when every other move falls
+        // well short of its value; when others reach beta too, the node cuts at once.
+        int extension = 0;
+        if (!rootNode && m == ttMove && !ss->excluded && depth >= 8 && ttHit &&
+            ttValue != VALUE_NONE && !is_mate_score(ttValue) && (tte.bound & BOUND_LOWER) &&
+            tte.depth >= depth - 3) {
+            const Value singularBeta = ttValue - 2 * depth;
+            ss->excluded = m;
+            const Value v = search<false>(ss, singularBeta - 1, singularBeta, (depth - 1) / 2,
+                                          cutNode);
+            ss->excluded = Move::none();
+            ss->moveCount = moveCount;
+            if (v < singularBeta)
+                extension = !PvNode && v < singularBeta - 20 && ss->ply < rootDepth ? 2 : 1;
+            else if (singularBeta >= beta)
+                return singularBeta; // multi-cut
+            else if (ttValue >= beta)
+                extension = -1;
+        } else if (givesCheck && depth < 12)
+            extension = 1; // check extension
         int newDepth = depth - 1 + extension;
 
         ss->currentMove = m;
