@@ -29,8 +29,10 @@ Usage:
   khun tbgen [DIR]      generate every bare-king mate table into DIR (default ~/.cache/khun)
   khun datagen [games N] [nodes N] [threads N] [seed N] [out FILE]
                         self-play games for tuning: "FEN ; result ; score" per quiet position
-  khun tune FILE [epochs N] [out FILE]
-                        fit the evaluation weights to FILE, write src/eval_weights.cpp
+  khun tune FILE [epochs N] [rate R] [lambda L] [reg R] [out FILE]
+                        fit the evaluation weights to FILE (Adam; target lambda*result +
+                        (1-lambda)*sigmoid(score); reg pulls toward the current weights)
+                        and write them to src/eval_weights.cpp (defaults 300 0.5 0.5 2e-9)
   khun --help           this text
   khun --version        the version
 )";
@@ -97,10 +99,11 @@ int main(int argc, char** argv) {
         for (const std::string& name : khun::tb::materials()) {
             auto s = khun::tb::generate(name);
             char line[160];
-            std::snprintf(line, sizeof line,
-                          "%-5s %9llu positions  %5.1f%% won  longest mate %2d  %5.2f s  %8zu bytes",
-                          s->name.c_str(), (unsigned long long)s->positions, 100 * s->wonShare,
-                          s->longestMate, s->seconds, s->bytes);
+            std::snprintf(
+                line, sizeof line,
+                "%-5s %9llu positions  %5.1f%% won  longest mate %2d  %5.2f s  %8zu bytes",
+                s->name.c_str(), (unsigned long long)s->positions, 100 * s->wonShare,
+                s->longestMate, s->seconds, s->bytes);
             std::cout << line << (s->file.empty() ? "  (not cached)" : "") << std::endl;
         }
         return 0;

@@ -1,8 +1,8 @@
 // Texel tuning: fit the evaluation weights so that sigmoid(eval) predicts game results.
+#include "khun/tune.h"
 #include "khun/eval_params.h"
 #include "khun/evaluate.h"
 #include "khun/position.h"
-#include "khun/tune.h"
 
 #include <cmath>
 #include <cstdio>
@@ -121,7 +121,7 @@ void write_weights(const std::string& file, const Weights& w) {
 
 int tune_main(const std::vector<std::string>& args) {
     if (args.empty()) {
-        std::cerr << "usage: khun tune DATA [epochs N] [out FILE] [rate R]\n";
+        std::cerr << "usage: khun tune DATA [epochs N] [rate R] [lambda L] [reg R] [out FILE]\n";
         return 2;
     }
     Position::init();
@@ -129,11 +129,16 @@ int tune_main(const std::vector<std::string>& args) {
     double rate = 0.5, lambda = 0.5, reg = 2e-9;
     std::string outFile = "src/eval_weights.cpp";
     for (size_t i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == "epochs") epochs = std::atoi(args[i + 1].c_str());
-        else if (args[i] == "out") outFile = args[i + 1];
-        else if (args[i] == "rate") rate = std::atof(args[i + 1].c_str());
-        else if (args[i] == "lambda") lambda = std::atof(args[i + 1].c_str());
-        else if (args[i] == "reg") reg = std::atof(args[i + 1].c_str());
+        if (args[i] == "epochs")
+            epochs = std::atoi(args[i + 1].c_str());
+        else if (args[i] == "out")
+            outFile = args[i + 1];
+        else if (args[i] == "rate")
+            rate = std::atof(args[i + 1].c_str());
+        else if (args[i] == "lambda")
+            lambda = std::atof(args[i + 1].c_str());
+        else if (args[i] == "reg")
+            reg = std::atof(args[i + 1].c_str());
     }
     Dataset d;
     // Search scores are turned into expected results with a fixed, typical K.
@@ -191,7 +196,8 @@ int tune_main(const std::vector<std::string>& args) {
             g = 2 * g / double(d.entries.size()) + 2 * reg * (w[i] - start[i]);
             m[i] = beta1 * m[i] + (1 - beta1) * g;
             v[i] = beta2 * v[i] + (1 - beta2) * g * g;
-            double mh = m[i] / (1 - std::pow(beta1, epoch)), vh = v[i] / (1 - std::pow(beta2, epoch));
+            double mh = m[i] / (1 - std::pow(beta1, epoch)),
+                   vh = v[i] / (1 - std::pow(beta2, epoch));
             w[i] -= rate * mh / (std::sqrt(vh) + 1e-8);
         }
         // The king has no material value; pawns cannot stand on their 1st/2nd or 6th+
