@@ -249,13 +249,14 @@ void Searcher::run_main() {
     Worker* best = &main;
     if (options.multiPV == 1 && limits.depth == 0)
         for (auto& w : workers)
-            if (w->completedDepth > best->completedDepth &&
-                w->rootMoves[0].score > best->rootMoves[0].score && !w->rootMoves.empty())
+            if (!w->rootMoves.empty() && w->completedDepth > best->completedDepth &&
+                w->rootMoves[0].score > best->rootMoves[0].score)
                 best = w.get();
     const RootMove& rm = best->rootMoves[0];
     // A search stopped inside an iteration may have changed its mind since the last info
     // line: show the PV of the move actually played.
-    if (best->lastReported != rm.pv[0])
+    // (Not when a stop came before any root move was searched: no score to show.)
+    if (best->lastReported != rm.pv[0] && (best->completedDepth > 0 || rm.score != -VALUE_INFINITE))
         best->report(std::max(1, best->completedDepth), -VALUE_INFINITE, VALUE_INFINITE);
     Move ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
     running = false;
@@ -312,7 +313,8 @@ void Worker::iterative_deepening() {
                 if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
             }
             std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIdx + 1);
-            if (main() && (!searcher.stopFlag || rootDepth == 1) &&
+            if (main() &&
+                (!searcher.stopFlag || (rootDepth == 1 && rootMoves[0].score != -VALUE_INFINITE)) &&
                 (pvIdx + 1 == multiPV || searcher.tm.elapsed() > 3000))
                 report(rootDepth, -VALUE_INFINITE, VALUE_INFINITE);
         }
@@ -530,8 +532,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             tte.depth >= depth - 3) {
             const Value singularBeta = ttValue - 2 * depth;
             ss->excluded = m;
-            const Value v = search<false>(ss, singularBeta - 1, singularBeta, (depth - 1) / 2,
-                                          cutNode);
+            const Value v =
+                search<false>(ss, singularBeta - 1, singularBeta, (depth - 1) / 2, cutNode);
             ss->excluded = Move::none();
             ss->moveCount = moveCount;
             if (v < singularBeta)
