@@ -5,6 +5,7 @@
 // poll(), and the destructor kills the child if it has not exited.
 #pragma once
 
+#include "helpers.h"
 #include "khun/movegen.h"
 #include "khun/position.h"
 #include "khun/variant.h"
@@ -41,23 +42,12 @@ inline bool starts_with(const std::string& s, const std::string& prefix) {
     return s.compare(0, prefix.size(), prefix) == 0;
 }
 
-inline std::vector<std::string> words(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream is(s);
-    for (std::string w; is >> w;) out.push_back(w);
-    return out;
-}
-
-inline std::string trim(const std::string& s) {
-    const char* ws = " \t\r\n";
-    size_t b = s.find_first_not_of(ws);
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(ws) - b + 1);
-}
-
-inline std::string data_path(const std::string& name) {
-    return std::string(KHUN_TEST_DATA) + "/" + name;
-}
+// The shared text helpers of the rules tests.
+using testutil::data_path;
+using testutil::split;
+using testutil::StartFen;
+using testutil::trim;
+using testutil::words;
 
 // The lines of a data file, trimmed, with blank lines and `#` comments skipped. A missing
 // or empty file fails the calling test rather than passing it vacuously.
@@ -74,23 +64,10 @@ inline std::vector<std::string> data_lines(const std::string& name) {
     return out;
 }
 
-inline std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    std::string field;
-    std::istringstream is(s);
-    while (std::getline(is, field, sep)) out.push_back(trim(field));
-    return out;
-}
-
 // ---------------------------------------------------------------------------------------
 // The library's view of a position, to check the engine's moves against.
 
-inline void init_library() {
-    static const bool done = (khun::Position::init(), true);
-    (void)done;
-}
-
-inline const std::string StartFen = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";
+inline void init_library() { testutil::init(); }
 
 // The game `fen` + `moves` as the library sets it up; nullptr (and `error`) if refused.
 inline std::unique_ptr<khun::Game> library_game(const std::string& fen,
