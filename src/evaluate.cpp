@@ -96,10 +96,12 @@ void side_terms(const Position& pos, Sink& out) {
             out.add(Us, P_KING_ATTACK + pt, n);
             attackUnits += n;
         }
-        // Checks from squares the enemy does not guard (its king included).
-        const Bitboard checks =
-            att & ~ours & attacks::of(pt, Them, theirKing, occ) & ~theirAttacks & ~theirKingAttacks;
-        if (checks) out.add(Us, P_SAFE_CHECK + pt);
+        // Checks from squares the enemy does not guard (its king included). A khon or met
+        // checks only from next to the king, which guards that square: never safe.
+        if (pt != KHON && pt != MET &&
+            (att & ~ours & attacks::of(pt, Them, theirKing, occ) & ~theirAttacks &
+             ~theirKingAttacks))
+            out.add(Us, P_SAFE_CHECK + pt);
         // Advanced minor pieces backed by a pawn.
         if (pt <= MET && relative_rank(Us, sq) >= RANK_4 && (attacks::pawn(Them, sq) & pawns))
             out.add(Us, P_OUTPOST + pt);
