@@ -22,11 +22,7 @@ bool is_usi_move(const std::string& s) {
 }
 
 // The Sfen: line of a `d` reply.
-std::string sfen_of(Child& e) {
-    e.send("d");
-    auto r = e.until_prefix("Sfen: ");
-    return r ? r->back().substr(6) : "";
-}
+std::string sfen_of(Child& e) { return d_field(e, "Sfen: ", "Sfen: "); }
 
 void handshake(Child& e) {
     e.send("usi");

@@ -160,6 +160,17 @@ inline bool starts_with(const std::string& s, const std::string& p) {
     return s.compare(0, p.size(), p) == 0;
 }
 
+// The text after `field` on the line of `d`'s answer that starts with it ("" if none);
+// `d`'s answer ends with the line starting with `last`.
+inline std::string d_field(Child& e, const std::string& field, const std::string& last) {
+    e.send("d");
+    auto r = e.until_prefix(last);
+    if (!r) return "";
+    for (const std::string& l : *r)
+        if (starts_with(l, field)) return l.substr(field.size());
+    return "";
+}
+
 } // namespace pipetest
 
 // A check that shows the conversation when it fails.

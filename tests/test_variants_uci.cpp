@@ -19,14 +19,7 @@ void handshake(Child& e) {
     PIPE_REQUIRE(e, e.until_prefix("uciok"));
 }
 
-std::string fen_of(Child& e) {
-    e.send("d");
-    auto r = e.until_prefix("Checkers:");
-    if (!r) return "";
-    for (const std::string& l : *r)
-        if (starts_with(l, "Fen: ")) return l.substr(5);
-    return "";
-}
+std::string fen_of(Child& e) { return d_field(e, "Fen: ", "Checkers:"); }
 
 // Plays `plies` moves of engine self-play from the start position of the engine's
 // current game, checking each against the rules; returns the game.

@@ -25,14 +25,7 @@ bool is_result(const std::string& l) {
 }
 
 // The FEN the engine holds, from the `# Fen:` line of `d`.
-std::string fen_of(Child& e) {
-    e.send("d");
-    auto r = e.until_prefix("# Checkers:");
-    if (!r) return "";
-    for (const std::string& l : *r)
-        if (starts_with(l, "# Fen: ")) return l.substr(7);
-    return "";
-}
+std::string fen_of(Child& e) { return d_field(e, "# Fen: ", "# Checkers:"); }
 
 // Sends ping N and waits for pong N: everything sent before has been handled.
 bool sync(Child& e, int n) {
