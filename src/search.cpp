@@ -52,6 +52,12 @@ void update_pv(Move* pv, Move m, const Move* childPv) {
     *pv = Move::none();
 }
 
+int pawn_index(const Position& pos) {
+    const uint64_t h = pos.pieces(WHITE, PAWN) * 0x9E3779B97F4A7C15ull ^
+                       pos.pieces(BLACK, PAWN) * 0xC2B2AE3D27D4EB4Full;
+    return int(h >> (64 - 14));
+}
+
 int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
 
 } // namespace
@@ -158,6 +164,15 @@ class Worker {
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
     void check_time();
     bool main() const { return id == 0; }
+    // The static evaluation moved by what the correction history learned. Not without
+    // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
+    // pawnless position would share one entry.
+    Value corrected(Value v, Color us) const {
+        if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
+        const int cv = history.correction[us][pawn_index(pos)];
+        return std::clamp(v + cv * std::abs(cv) / 11175, VALUE_MATED_IN_MAX_PLY + 1,
+                          VALUE_MATE_IN_MAX_PLY - 1);
+    }
 
     StateInfo states[MAX_PLY + 10];
     int callsCnt = 0;
@@ -439,11 +454,12 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     }
 
     // Static evaluation.
-    Value eval;
+    Value eval, rawEval = VALUE_NONE;
     if (ss->inCheck) {
         ss->staticEval = eval = VALUE_NONE;
     } else {
-        ss->staticEval = eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        ss->staticEval = eval = corrected(rawEval, us);
         if (ttHit && ttValue != VALUE_NONE &&
             (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = ttValue;
@@ -516,10 +532,20 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             if (quiet && !givesCheck) {
                 // Late move pruning.
                 if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) continue;
-                // Futility pruning.
-                if (!ss->inCheck && depth < 7 && ss->staticEval + 100 + 110 * depth <= alpha)
+                // Continuation-history pruning: a move that was bad after these two
+                // earlier moves, at a depth that would be reduced far anyway.
+                const Piece pc = pos.piece_on(m.from());
+                const int ch = (*contHist[0])[pc][m.to()] + (*contHist[1])[pc][m.to()];
+                int lmrDepth =
+                    depth - 1 -
+                    Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
+                if (lmrDepth < 5 && ch < -3000 * depth) continue;
+                // Futility and SEE pruning at the depth LMR would search the move to,
+                // deeper for moves with a good history.
+                lmrDepth = std::max(lmrDepth + (ch + 2 * history.get(us, m)) / 8000, 0);
+                if (!ss->inCheck && lmrDepth < 8 && ss->staticEval + 100 + 110 * lmrDepth <= alpha)
                     continue;
-                if (depth < 6 && !see_ge(pos, m, -25 * depth * depth)) continue;
+                if (!see_ge(pos, m, -25 * lmrDepth * lmrDepth)) continue;
             } else if (depth < 7 && !see_ge(pos, m, -120 * depth))
                 continue;
         }
@@ -542,8 +568,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 return singularBeta; // multi-cut
             else if (ttValue >= beta)
                 extension = -1;
-        } else if (givesCheck && depth < 12)
-            extension = 1; // check extension
+        } else if (givesCheck && depth < 12 && see_ge(pos, m, 0))
+            extension = 1; // check extension, for checks that do not lose material
         int newDepth = depth - 1 + extension;
 
         ss->currentMove = m;
@@ -641,12 +667,21 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         for (int i = 0; i < captureCount; ++i) capture_update(capturesTried[i], -bonus);
     }
 
+    // Teach the correction history how far the static evaluation missed.
+    if (!ss->inCheck && !ss->excluded && pos.pieces(PAWN) &&
+        !(bestMove && pos.is_capture(bestMove)) &&
+        !(bestValue >= beta && bestValue <= ss->staticEval) &&
+        !(!bestMove && bestValue >= ss->staticEval) && !is_mate_score(bestValue)) {
+        const int bonus = std::clamp((bestValue - ss->staticEval) * depth / 8, -256, 256);
+        history_update<1024>(history.correction[us][pawn_index(pos)], bonus);
+    }
+
     if (!ss->excluded && !(rootNode && pvIdx))
         searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
                           bestValue >= beta                     ? BOUND_LOWER
                           : PvNode && bestValue > originalAlpha ? BOUND_EXACT
                                                                 : BOUND_UPPER,
-                          depth, bestMove, ss->staticEval);
+                          depth, bestMove, rawEval);
     return bestValue;
 }
 
@@ -680,13 +715,13 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
         return ttValue;
 
-    Value bestValue, futilityBase;
+    Value bestValue, futilityBase, rawEval = VALUE_NONE;
     if (ss->inCheck) {
         bestValue = futilityBase = -VALUE_INFINITE;
         ss->staticEval = VALUE_NONE;
     } else {
-        ss->staticEval = bestValue =
-            ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        ss->staticEval = bestValue = corrected(rawEval, pos.side_to_move());
         if (bestValue >= beta) return bestValue;
         if (bestValue > alpha) alpha = bestValue;
         futilityBase = bestValue + 150;
@@ -728,7 +763,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     if (ss->inCheck && bestValue == -VALUE_INFINITE) return mated_in(ss->ply);
 
     searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
-                      bestValue >= beta ? BOUND_LOWER : BOUND_UPPER, -1, bestMove, ss->staticEval);
+                      bestValue >= beta ? BOUND_LOWER : BOUND_UPPER, -1, bestMove, rawEval);
     return bestValue;
 }
 

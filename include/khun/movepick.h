@@ -32,8 +32,11 @@ struct History {
     Move counter[PIECE_NB][SQUARE_NB];
     // Indexed by the earlier move's piece and target square.
     PieceToHistory continuation[PIECE_NB][SQUARE_NB];
+    // How far the static evaluation missed the search result, by pawn structure.
+    int16_t correction[COLOR_NB][1 << 14];
 
     void clear() {
+        std::memset(correction, 0, sizeof correction);
         std::memset(butterfly, 0, sizeof butterfly);
         std::memset(capture, 0, sizeof capture);
         std::memset(continuation, 0, sizeof continuation);
