@@ -216,8 +216,7 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
     stopFlag = false;
     pondering = lim.ponder;
     const Color us = pos.side_to_move();
-    tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead,
-            pos.game_ply());
+    tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead);
     int n = std::max(1, opts.threads);
     if (int(workers.size()) != n) {
         workers.clear();

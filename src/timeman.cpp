@@ -5,7 +5,7 @@
 namespace khun {
 
 void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo,
-                       TimePoint movetime, int overhead, int gamePly) {
+                       TimePoint movetime, int overhead) {
     start = startTime;
     if (movetime > 0) {
         optimum = maximum = std::max<TimePoint>(1, movetime - overhead);
@@ -13,10 +13,7 @@ void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int m
     }
     // Never plan to use what the GUI and the pipes need to deliver the move.
     const TimePoint usable = std::max<TimePoint>(1, time - overhead);
-    // Sudden death: plan for 16 more moves at the start, 32 from ply 64 on. A makruk game
-    // is long, but it is decided in the opening and middlegame, where Fairy-Stockfish
-    // spends twice what a flat 1/32 gives; the increment carries the long endings.
-    const int mtg = movestogo > 0 ? std::min(movestogo, 40) : std::clamp(16 + gamePly / 4, 16, 32);
+    const int mtg = movestogo > 0 ? std::min(movestogo, 40) : 32;
     optimum = usable / mtg + inc * 7 / 10;
     maximum = std::min<TimePoint>(optimum * 5, usable * (movestogo == 1 ? 7 : 5) / 10);
     // Short of time the increment is all there is: spend under a third of it, so that the

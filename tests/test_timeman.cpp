@@ -24,7 +24,7 @@ Run play(TimePoint base, TimePoint inc, int moves, TimePoint latency, int from, 
     TimePoint clock = base;
     for (int n = 0; n < moves; ++n) {
         TimeManager tm;
-        tm.init(0, clock, inc, 0, 0, overhead, 2 * n);
+        tm.init(0, clock, inc, 0, 0, overhead);
         REQUIRE(tm.optimum >= 1);
         REQUIRE(tm.maximum >= tm.optimum);
         REQUIRE(tm.maximum < std::max<TimePoint>(clock, 2));
@@ -54,22 +54,11 @@ TEST_CASE("timeman: sudden death and a movetime never plan past the clock", "[ti
     const Run r = play(1000, 0, 120, 1, 0);
     CHECK(r.last > 0);
     TimeManager tm;
-    tm.init(0, 1000, 0, 0, 300, 10, 0);
+    tm.init(0, 1000, 0, 0, 300, 10);
     CHECK(tm.optimum == 290);
     CHECK(tm.maximum == 290);
     // A clock below the overhead still gets a move, as fast as possible.
-    tm.init(0, 5, 0, 0, 0, 10, 0);
+    tm.init(0, 5, 0, 0, 0, 10);
     CHECK(tm.optimum == 1);
     CHECK(tm.maximum == 1);
-}
-
-TEST_CASE("timeman: the opening gets a larger share of the same clock", "[timeman]") {
-    TimeManager early, late;
-    early.init(0, 10000, 100, 0, 0, 10, 0);
-    late.init(0, 10000, 100, 0, 0, 10, 80);
-    CHECK(early.optimum == 9990 / 16 + 70);
-    CHECK(late.optimum == 9990 / 32 + 70);
-    // At 10+0.1 the clock still holds a reserve after the opening's larger shares.
-    const Run r = play(10000, 100, 150, 5, 20);
-    CHECK(r.lowest >= 1000);
 }

@@ -21,10 +21,8 @@ struct TimeManager {
     TimePoint maximum = 0; // hard
 
     // time/inc are the side to move's clock in ms; movestogo 0 means sudden death.
-    // gamePly (plies played since the start) lets the opening, where games are decided,
-    // take a larger share of the clock.
     void init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo, TimePoint movetime,
-              int overhead, int gamePly);
+              int overhead);
     TimePoint elapsed() const { return now() - start; }
 };
 
