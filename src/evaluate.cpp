@@ -51,42 +51,72 @@ struct TraceSink {
 
 namespace {
 
+template <Color C>
+Bitboard pawn_attacks(Bitboard pawns) {
+    return C == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
+                      : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
+}
+
+// What one side's pieces attack, worked out once for both sides' terms.
+struct Attacks {
+    int n = 0; // pieces other than pawns and the king
+    Square sq[64];
+    PieceType pt[64];
+    Bitboard att[64];
+    Bitboard pawns = 0;  // squares its pawns attack
+    Bitboard all = 0;    // everything, king and pawns included
+    Bitboard minors = 0; // by knights, khons and mets
+    Bitboard rooks = 0;  // by rooks and ai-woks
+};
+
+template <Color C>
+void gather(const Position& pos, Attacks& a) {
+    const Bitboard occ = pos.pieces();
+    a.pawns = pawn_attacks<C>(pos.pieces(C, PAWN));
+    a.all = a.pawns | attacks::king(pos.king_square(C));
+    for (Bitboard b = pos.pieces(C) & ~pos.pieces(PAWN) & ~pos.pieces(KING); b;) {
+        const Square sq = pop_lsb(b);
+        const PieceType pt = type_of(pos.piece_on(sq));
+        const Bitboard att = attacks::of(pt, C, sq, occ);
+        a.sq[a.n] = sq;
+        a.pt[a.n] = pt;
+        a.att[a.n++] = att;
+        a.all |= att;
+        if (pt == KNIGHT || pt == KHON || pt == MET) a.minors |= att;
+        if (pt == ROOK || pt == AIWOK) a.rooks |= att;
+    }
+}
+
 template <Color Us, class Sink>
-void side_terms(const Position& pos, Sink& out) {
+void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs_, Sink& out) {
     constexpr Color Them = ~Us;
     const Bitboard occ = pos.pieces();
-    const Bitboard ours = pos.pieces(Us), theirs = pos.pieces(Them);
+    const Bitboard ours = pos.pieces(Us);
     const Bitboard pawns = pos.pieces(Us, PAWN), theirPawns = pos.pieces(Them, PAWN);
-    const Bitboard theirPawnAttacks =
-        Them == WHITE ? ((theirPawns & ~FileABB) << 7) | ((theirPawns & ~FileHBB) << 9)
-                      : ((theirPawns & ~FileABB) >> 9) | ((theirPawns & ~FileHBB) >> 7);
+    const Bitboard theirPawnAttacks = theirs_.pawns;
     const Bitboard safe = ~ours & ~theirPawnAttacks;
     const Square theirKing = pos.king_square(Them);
     const Bitboard theirZone = attacks::king(theirKing) | square_bb(theirKing);
 
     // What each side attacks, for threats and hanging pieces.
-    Bitboard ourAttacks = 0, theirAttacks = theirPawnAttacks, theirMinorAttacks = 0,
-             theirRookAttacks = 0;
-    for (Bitboard b = theirs & ~pos.pieces(PAWN); b;) {
-        Square sq = pop_lsb(b);
-        PieceType pt = type_of(pos.piece_on(sq));
-        Bitboard a = attacks::of(pt, Them, sq, occ);
-        theirAttacks |= a;
-        if (pt == KNIGHT || pt == KHON || pt == MET) theirMinorAttacks |= a;
-        if (pt == ROOK || pt == AIWOK) theirRookAttacks |= a;
-    }
+    const Bitboard ourAttacks = ours_.all, theirAttacks = theirs_.all,
+                   theirMinorAttacks = theirs_.minors, theirRookAttacks = theirs_.rooks;
     const Bitboard theirKingAttacks = attacks::king(theirKing);
     int attackUnits = 0;
 
-    for (Bitboard b = ours & ~pos.pieces(KING); b;) {
+    for (Bitboard b = pawns; b;) {
         const Square sq = pop_lsb(b);
-        const PieceType pt = type_of(pos.piece_on(sq));
+        out.add(Us, P_MATERIAL + PAWN);
+        out.add(Us, P_PSQ + PAWN * 64 + relative<Us>(sq));
+        if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + PAWN);
+    }
+    for (int i = 0; i < ours_.n; ++i) {
+        const Square sq = ours_.sq[i];
+        const PieceType pt = ours_.pt[i];
+        const Bitboard att = ours_.att[i];
         out.add(Us, P_MATERIAL + pt);
         out.add(Us, P_PSQ + pt * 64 + relative<Us>(sq));
-        const Bitboard att = attacks::of(pt, Us, sq, occ);
-        ourAttacks |= att;
         if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + pt);
-        if (pt == PAWN) continue;
         if (pt >= ROOK && (square_bb(sq) & theirMinorAttacks))
             out.add(Them, P_THREAT_BY_MINOR + pt);
         if (pt != ROOK && (square_bb(sq) & theirRookAttacks)) out.add(Them, P_THREAT_BY_ROOK + pt);
@@ -110,10 +140,6 @@ void side_terms(const Position& pos, Sink& out) {
             if (!(f & pawns)) out.add(Us, (f & theirPawns) ? P_ROOK_HALF_OPEN : P_ROOK_OPEN);
         }
     }
-    ourAttacks |= attacks::king(pos.king_square(Us));
-    ourAttacks |= Us == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
-                              : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
-
     // Our pieces the enemy attacks and nothing of ours defends.
     if (int n = popcount(ours & ~pos.pieces(KING) & theirAttacks & ~ourAttacks))
         out.add(Them, P_HANGING, n);
@@ -178,8 +204,11 @@ void side_terms(const Position& pos, Sink& out) {
 
 template <class Sink>
 void all_terms(const Position& pos, Sink& out) {
-    side_terms<WHITE>(pos, out);
-    side_terms<BLACK>(pos, out);
+    Attacks white, black;
+    gather<WHITE>(pos, white);
+    gather<BLACK>(pos, black);
+    side_terms<WHITE>(pos, white, black, out);
+    side_terms<BLACK>(pos, black, white, out);
     out.add(pos.side_to_move(), P_TEMPO);
 }
 
