@@ -87,8 +87,50 @@ void gather(const Position& pos, Attacks& a) {
     }
 }
 
+// The terms that depend on the pawns alone (evaluate() caches them by pawn structure).
+// Returns Us's passed pawns.
 template <Color Us, class Sink>
-void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs_, Sink& out) {
+Bitboard pawn_terms(const Position& pos, Sink& out) {
+    constexpr Color Them = ~Us;
+    const Bitboard pawns = pos.pieces(Us, PAWN), theirPawns = pos.pieces(Them, PAWN);
+    const Bitboard theirPawnAttacks = pawn_attacks<Them>(theirPawns);
+    Bitboard passed = 0;
+    for (Bitboard b = pawns; b;) {
+        const Square sq = pop_lsb(b);
+        out.add(Us, P_MATERIAL + PAWN);
+        out.add(Us, P_PSQ + PAWN * 64 + relative<Us>(sq));
+        if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + PAWN);
+        const File f = file_of(sq);
+        const Bitboard adj =
+            (f > FILE_A ? file_bb(File(f - 1)) : 0) | (f < FILE_H ? file_bb(File(f + 1)) : 0);
+        if (!(adj & pawns)) out.add(Us, P_PAWN_ISOLATED);
+        if (more_than_one(file_bb(f) & pawns)) out.add(Us, P_PAWN_DOUBLED);
+        if (attacks::pawn(Them, sq) & pawns) out.add(Us, P_PAWN_SUPPORTED);
+        if (adj & rank_bb(sq) & pawns) out.add(Us, P_PAWN_PHALANX);
+        if ((attacks::pawn(Them, sq) & pawns) || (adj & rank_bb(sq) & pawns))
+            out.add(Us, P_PAWN_CONNECTED + relative_rank(Us, sq));
+        if (relative_rank(Us, sq) == RANK_8) continue; // a pawn there has promoted
+        const Square ahead = Us == WHITE ? Square(sq + 8) : Square(sq - 8);
+        // Backward: no pawn of ours beside or behind it, and its stop square is held.
+        const Bitboard behind = Us == WHITE ? (Bitboard(1) << (8 * (rank_of(sq) + 1))) - 1
+                                            : ~Bitboard(0) << (8 * rank_of(sq));
+        if (!(adj & behind & pawns) && (square_bb(ahead) & theirPawnAttacks))
+            out.add(Us, P_PAWN_BACKWARD);
+        // Passed: no enemy pawn ahead on this or an adjacent file.
+        const int rk = rank_of(sq);
+        const Bitboard front = Us == WHITE ? (rk < 7 ? ~Bitboard(0) << (8 * (rk + 1)) : 0)
+                                           : (Bitboard(1) << (8 * rk)) - 1;
+        if (!((file_bb(f) | adj) & front & theirPawns)) {
+            out.add(Us, P_PAWN_PASSED + relative_rank(Us, sq));
+            passed |= square_bb(sq);
+        }
+    }
+    return passed;
+}
+
+template <Color Us, class Sink>
+void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs_, Bitboard passed,
+                Sink& out) {
     constexpr Color Them = ~Us;
     const Bitboard occ = pos.pieces();
     const Bitboard ours = pos.pieces(Us);
@@ -104,12 +146,6 @@ void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs
     const Bitboard theirKingAttacks = attacks::king(theirKing);
     int attackUnits = 0;
 
-    for (Bitboard b = pawns; b;) {
-        const Square sq = pop_lsb(b);
-        out.add(Us, P_MATERIAL + PAWN);
-        out.add(Us, P_PSQ + PAWN * 64 + relative<Us>(sq));
-        if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + PAWN);
-    }
     for (int i = 0; i < ours_.n; ++i) {
         const Square sq = ours_.sq[i];
         const PieceType pt = ours_.pt[i];
@@ -149,37 +185,16 @@ void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs
     for (PieceType pt : {KNIGHT, KHON, MET, ROOK})
         if (more_than_one(pos.pieces(Us, pt))) out.add(Us, P_PAIR + pt);
 
-    // Pawn structure.
-    for (Bitboard b = pawns; b;) {
+    // Pawns: what depends on more than the pawns (the rest is in pawn_terms).
+    const Bitboard stops = Us == WHITE ? pawns << 8 : pawns >> 8;
+    if (int n = popcount(stops & occ)) out.add(Us, P_PAWN_BLOCKED, n);
+    for (Bitboard b = passed; b;) {
         const Square sq = pop_lsb(b);
-        const File f = file_of(sq);
-        const Bitboard adj =
-            (f > FILE_A ? file_bb(File(f - 1)) : 0) | (f < FILE_H ? file_bb(File(f + 1)) : 0);
-        if (!(adj & pawns)) out.add(Us, P_PAWN_ISOLATED);
-        if (more_than_one(file_bb(f) & pawns)) out.add(Us, P_PAWN_DOUBLED);
-        if (attacks::pawn(Them, sq) & pawns) out.add(Us, P_PAWN_SUPPORTED);
-        if (adj & rank_bb(sq) & pawns) out.add(Us, P_PAWN_PHALANX);
-        if ((attacks::pawn(Them, sq) & pawns) || (adj & rank_bb(sq) & pawns))
-            out.add(Us, P_PAWN_CONNECTED + relative_rank(Us, sq));
-        if (relative_rank(Us, sq) == RANK_8) continue; // a pawn there has promoted
         const Square ahead = Us == WHITE ? Square(sq + 8) : Square(sq - 8);
-        if (occ & square_bb(ahead)) out.add(Us, P_PAWN_BLOCKED);
-        // Backward: no pawn of ours beside or behind it, and its stop square is held.
-        const Bitboard behind = Us == WHITE ? (Bitboard(1) << (8 * (rank_of(sq) + 1))) - 1
-                                            : ~Bitboard(0) << (8 * rank_of(sq));
-        if (!(adj & behind & pawns) && (square_bb(ahead) & theirPawnAttacks))
-            out.add(Us, P_PAWN_BACKWARD);
-        // Passed: no enemy pawn ahead on this or an adjacent file.
-        const int rk = rank_of(sq);
-        const Bitboard front = Us == WHITE ? (rk < 7 ? ~Bitboard(0) << (8 * (rk + 1)) : 0)
-                                           : (Bitboard(1) << (8 * rk)) - 1;
-        if (!((file_bb(f) | adj) & front & theirPawns)) {
-            out.add(Us, P_PAWN_PASSED + relative_rank(Us, sq));
-            out.add(Us, P_PASSED_OUR_KING + distance(pos.king_square(Us), ahead));
-            out.add(Us, P_PASSED_THEIR_KING + distance(theirKing, ahead));
-            if (!(occ & square_bb(ahead)) && !(square_bb(ahead) & theirAttacks))
-                out.add(Us, P_PASSED_FREE);
-        }
+        out.add(Us, P_PASSED_OUR_KING + distance(pos.king_square(Us), ahead));
+        out.add(Us, P_PASSED_THEIR_KING + distance(theirKing, ahead));
+        if (!(occ & square_bb(ahead)) && !(square_bb(ahead) & theirAttacks))
+            out.add(Us, P_PASSED_FREE);
     }
 
     // The king, and the mets and khons that shelter it by stepping.
@@ -202,14 +217,46 @@ void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs
     if (int n = popcount(files & ranks & theirPawns)) out.add(Us, P_PAWN_STORM, n);
 }
 
+// Every term but the pawn-only ones, given Us's passed pawns.
 template <class Sink>
-void all_terms(const Position& pos, Sink& out) {
+void piece_terms(const Position& pos, Bitboard whitePassed, Bitboard blackPassed, Sink& out) {
     Attacks white, black;
     gather<WHITE>(pos, white);
     gather<BLACK>(pos, black);
-    side_terms<WHITE>(pos, white, black, out);
-    side_terms<BLACK>(pos, black, white, out);
+    side_terms<WHITE>(pos, white, black, whitePassed, out);
+    side_terms<BLACK>(pos, black, white, blackPassed, out);
     out.add(pos.side_to_move(), P_TEMPO);
+}
+
+template <class Sink>
+void all_terms(const Position& pos, Sink& out) {
+    const Bitboard whitePassed = pawn_terms<WHITE>(pos, out);
+    const Bitboard blackPassed = pawn_terms<BLACK>(pos, out);
+    piece_terms(pos, whitePassed, blackPassed, out);
+}
+
+// The pawn-only terms by pawn structure, one table per search thread. The key is the two
+// pawn bitboards themselves, so a hit is never a collision.
+struct PawnEntry {
+    Bitboard white = ~Bitboard(0), black = ~Bitboard(0); // no real structure matches
+    Score score;
+    Bitboard passed[COLOR_NB] = {0, 0};
+};
+constexpr int PawnTableBits = 13;
+thread_local PawnEntry pawnTable[1 << PawnTableBits];
+
+const PawnEntry& pawn_entry(const Position& pos) {
+    const Bitboard w = pos.pieces(WHITE, PAWN), b = pos.pieces(BLACK, PAWN);
+    const uint64_t h = w * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
+    PawnEntry& e = pawnTable[h >> (64 - PawnTableBits)];
+    if (e.white != w || e.black != b) {
+        ScoreSink sink;
+        e.passed[WHITE] = pawn_terms<WHITE>(pos, sink);
+        e.passed[BLACK] = pawn_terms<BLACK>(pos, sink);
+        e.score = sink.s;
+        e.white = w, e.black = b;
+    }
+    return e;
 }
 
 // Plies of a running count below which the score fades toward the draw.
@@ -261,8 +308,9 @@ bool dead_draw(const Position& pos) {
 }
 
 Value evaluate(const Position& pos) {
-    ScoreSink sink;
-    all_terms(pos, sink);
+    const PawnEntry& pe = pawn_entry(pos);
+    ScoreSink sink{pe.score};
+    piece_terms(pos, pe.passed[WHITE], pe.passed[BLACK], sink);
     const int ph = phase(pos);
     int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
 

@@ -6,8 +6,10 @@
 #include "khun/eval_params.h"
 #include "khun/evaluate.h"
 
+#include <algorithm>
 #include <cctype>
 #include <random>
+#include <vector>
 
 using namespace testutil;
 
@@ -75,4 +77,57 @@ TEST_CASE("eval: a count running out pulls the score toward the draw", "[eval]")
     CHECK(vPlenty == vNone);
     CHECK(vLittle > 0);
     CHECK(vLittle < vNone / 4);
+}
+
+namespace {
+
+// The score for the side to move from the tuner's trace: the tapered sum of feature
+// counts times weights (what evaluate() gives with pawns on the board and no count).
+long traced_score(const khun::Position& pos) {
+    int16_t coef[khun::eval::PARAM_NB] = {};
+    khun::eval::trace_terms(pos, coef);
+    long mg = 0, eg = 0;
+    for (int i = 0; i < khun::eval::PARAM_NB; ++i) {
+        mg += long(coef[i]) * khun::eval::Weights[i].mg;
+        eg += long(coef[i]) * khun::eval::Weights[i].eg;
+    }
+    const int ph = khun::eval::phase(pos);
+    const long white = (mg * ph + eg * (khun::eval::PhaseMax - ph)) / khun::eval::PhaseMax;
+    return pos.side_to_move() == khun::WHITE ? white : -white;
+}
+
+} // namespace
+
+TEST_CASE("eval: the score is the weighted sum of the traced features, cached or not", "[eval]") {
+    // evaluate() caches the pawn-only terms by pawn structure; the tuner's trace counts
+    // every term afresh. With pawns on the board and no count running, the two agree,
+    // whichever positions came before.
+    init();
+    std::mt19937 rng(777);
+    int checked = 0, again = 0;
+    std::vector<std::string> seen;
+    for (int gameNo = 0; gameNo < 30; ++gameNo) {
+        auto g = game("startpos");
+        for (int ply = 0; ply < 140; ++ply) {
+            khun::MoveList ml(g->pos);
+            if (ml.size() == 0 || g->pos.outcome() != khun::Outcome::None) break;
+            if (g->pos.pieces(khun::PAWN) && !g->pos.count_limit()) {
+                INFO(g->pos.fen());
+                REQUIRE(khun::eval::evaluate(g->pos) == traced_score(g->pos));
+                ++checked;
+                seen.push_back(g->pos.fen());
+            }
+            g->play(*(ml.begin() + rng() % ml.size()));
+        }
+    }
+    // The same positions again, in another order: now mostly from the cache.
+    std::shuffle(seen.begin(), seen.end(), rng);
+    for (size_t i = 0; i < seen.size(); i += 7) {
+        auto p = game(seen[i]);
+        INFO(seen[i]);
+        REQUIRE(khun::eval::evaluate(p->pos) == traced_score(p->pos));
+        ++again;
+    }
+    CHECK(checked > 2000);
+    CHECK(again > 250);
 }
