@@ -216,7 +216,8 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
     stopFlag = false;
     pondering = lim.ponder;
     const Color us = pos.side_to_move();
-    tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead);
+    tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead,
+            pos.game_ply());
     int n = std::max(1, opts.threads);
     if (int(workers.size()) != n) {
         workers.clear();
@@ -357,10 +358,10 @@ void Worker::iterative_deepening() {
             !limits.movetime) {
             stableIterations = rootMoves[0].pv[0] == lastBest ? stableIterations + 1 : 0;
             lastBest = rootMoves[0].pv[0];
-            double factor = stableIterations >= 4 ? 0.6 : stableIterations >= 2 ? 0.9 : 1.3;
+            double factor = stableIterations >= 4 ? 0.8 : stableIterations >= 2 ? 1.1 : 1.6;
             if (lastScore != -VALUE_INFINITE && score < lastScore - 30) factor *= 1.4;
             lastScore = score;
-            if (searcher.tm.elapsed() > searcher.tm.optimum * factor * 0.6 || rootMoves.size() == 1)
+            if (searcher.tm.elapsed() > searcher.tm.optimum * factor || rootMoves.size() == 1)
                 searcher.stopFlag = true;
         }
     }
@@ -579,7 +580,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                                           (*contHist[1])[ss->movedPiece][m.to()]
                                     : 0;
         pos.do_move(m, states[ss->ply]);
-        nodes.fetch_add(1, std::memory_order_relaxed);
+        searcher.tt.prefetch(pos.search_key());
+        // Only this thread writes its count: a plain store, not a locked add.
+        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 
         Value value;
         // Late move reductions.
@@ -746,7 +749,9 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         ss->movedPiece = pos.piece_on(m.from());
         ss->contHist = &history.continuation[ss->movedPiece][m.to()];
         pos.do_move(m, states[ss->ply]);
-        nodes.fetch_add(1, std::memory_order_relaxed);
+        searcher.tt.prefetch(pos.search_key());
+        // Only this thread writes its count: a plain store, not a locked add.
+        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         Value value = -qsearch<PvNode>(ss + 1, -beta, -alpha, depth - 1);
         pos.undo_move(m);
         if (searcher.stopFlag.load(std::memory_order_relaxed)) return VALUE_ZERO;

@@ -24,7 +24,7 @@ Run play(TimePoint base, TimePoint inc, int moves, TimePoint latency, int from, 
     TimePoint clock = base;
     for (int n = 0; n < moves; ++n) {
         TimeManager tm;
-        tm.init(0, clock, inc, 0, 0, overhead);
+        tm.init(0, clock, inc, 0, 0, overhead, 2 * n);
         REQUIRE(tm.optimum >= 1);
         REQUIRE(tm.maximum >= tm.optimum);
         REQUIRE(tm.maximum < std::max<TimePoint>(clock, 2));
@@ -61,4 +61,26 @@ TEST_CASE("timeman: sudden death and a movetime never plan past the clock", "[ti
     tm.init(0, 5, 0, 0, 0, 10);
     CHECK(tm.optimum == 1);
     CHECK(tm.maximum == 1);
+}
+
+TEST_CASE("timeman: at 10+0.1 the opening and middlegame get the time, the ending the increment",
+          "[timeman]") {
+    // A 300-ply game, each move taking the planned optimum plus 5 ms the engine does not see.
+    TimePoint clock = 10000, early = 0, late = 0, lowest = clock;
+    for (int n = 0; n < 150; ++n) {
+        TimeManager tm;
+        tm.init(0, clock, 100, 0, 0, 10, 2 * n);
+        REQUIRE(tm.maximum >= tm.optimum);
+        REQUIRE(tm.maximum < clock);
+        if (n < 20) early += tm.optimum;
+        if (n >= 50) late += tm.optimum;
+        clock += 100 - tm.optimum - 5;
+        lowest = std::min(lowest, clock);
+    }
+    // Most of the base time goes into the first 20 moves (Makruk games are decided there),
+    // then the engine lives on the increment without running the clock down.
+    CHECK(early >= 5000);
+    CHECK(early / 20 >= 3 * (late / 100));
+    CHECK(late / 100 >= 60);
+    CHECK(lowest >= 300);
 }

@@ -20,9 +20,10 @@ struct TimeManager {
     TimePoint optimum = 0; // soft
     TimePoint maximum = 0; // hard
 
-    // time/inc are the side to move's clock in ms; movestogo 0 means sudden death.
+    // time/inc are the side to move's clock in ms; movestogo 0 means sudden death; ply is
+    // the game ply (more of the clock goes to each move as the game goes on).
     void init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo, TimePoint movetime,
-              int overhead);
+              int overhead, int ply = 0);
     TimePoint elapsed() const { return now() - start; }
 };
 
