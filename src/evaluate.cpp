@@ -51,12 +51,6 @@ struct TraceSink {
 
 namespace {
 
-template <Color C>
-Bitboard pawn_attacks(Bitboard pawns) {
-    return C == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
-                      : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
-}
-
 // What one side's pieces attack, worked out once for both sides' terms.
 struct Attacks {
     int n = 0; // pieces other than pawns and the king
@@ -72,7 +66,7 @@ struct Attacks {
 template <Color C>
 void gather(const Position& pos, Attacks& a) {
     const Bitboard occ = pos.pieces();
-    a.pawns = pawn_attacks<C>(pos.pieces(C, PAWN));
+    a.pawns = pawn_attacks_bb<C>(pos.pieces(C, PAWN));
     a.all = a.pawns | attacks::king(pos.king_square(C));
     for (Bitboard b = pos.pieces(C) & ~pos.pieces(PAWN) & ~pos.pieces(KING); b;) {
         const Square sq = pop_lsb(b);
@@ -93,7 +87,7 @@ template <Color Us, class Sink>
 Bitboard pawn_terms(const Position& pos, Sink& out) {
     constexpr Color Them = ~Us;
     const Bitboard pawns = pos.pieces(Us, PAWN), theirPawns = pos.pieces(Them, PAWN);
-    const Bitboard theirPawnAttacks = pawn_attacks<Them>(theirPawns);
+    const Bitboard theirPawnAttacks = pawn_attacks_bb<Them>(theirPawns);
     Bitboard passed = 0;
     for (Bitboard b = pawns; b;) {
         const Square sq = pop_lsb(b);
@@ -129,33 +123,28 @@ Bitboard pawn_terms(const Position& pos, Sink& out) {
 }
 
 template <Color Us, class Sink>
-void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs_, Bitboard passed,
-                Sink& out) {
+void side_terms(const Position& pos, const Attacks& ourAtt, const Attacks& theirAtt,
+                Bitboard passed, Sink& out) {
     constexpr Color Them = ~Us;
     const Bitboard occ = pos.pieces();
     const Bitboard ours = pos.pieces(Us);
     const Bitboard pawns = pos.pieces(Us, PAWN), theirPawns = pos.pieces(Them, PAWN);
-    const Bitboard theirPawnAttacks = theirs_.pawns;
-    const Bitboard safe = ~ours & ~theirPawnAttacks;
+    const Bitboard safe = ~ours & ~theirAtt.pawns;
     const Square theirKing = pos.king_square(Them);
     const Bitboard theirZone = attacks::king(theirKing) | square_bb(theirKing);
 
-    // What each side attacks, for threats and hanging pieces.
-    const Bitboard ourAttacks = ours_.all, theirAttacks = theirs_.all,
-                   theirMinorAttacks = theirs_.minors, theirRookAttacks = theirs_.rooks;
     const Bitboard theirKingAttacks = attacks::king(theirKing);
     int attackUnits = 0;
 
-    for (int i = 0; i < ours_.n; ++i) {
-        const Square sq = ours_.sq[i];
-        const PieceType pt = ours_.pt[i];
-        const Bitboard att = ours_.att[i];
+    for (int i = 0; i < ourAtt.n; ++i) {
+        const Square sq = ourAtt.sq[i];
+        const PieceType pt = ourAtt.pt[i];
+        const Bitboard att = ourAtt.att[i];
         out.add(Us, P_MATERIAL + pt);
         out.add(Us, P_PSQ + pt * 64 + relative<Us>(sq));
-        if (square_bb(sq) & theirPawnAttacks) out.add(Them, P_THREAT_BY_PAWN + pt);
-        if (pt >= ROOK && (square_bb(sq) & theirMinorAttacks))
-            out.add(Them, P_THREAT_BY_MINOR + pt);
-        if (pt != ROOK && (square_bb(sq) & theirRookAttacks)) out.add(Them, P_THREAT_BY_ROOK + pt);
+        if (square_bb(sq) & theirAtt.pawns) out.add(Them, P_THREAT_BY_PAWN + pt);
+        if (pt >= ROOK && (square_bb(sq) & theirAtt.minors)) out.add(Them, P_THREAT_BY_MINOR + pt);
+        if (pt != ROOK && (square_bb(sq) & theirAtt.rooks)) out.add(Them, P_THREAT_BY_ROOK + pt);
         out.add(Us,
                 P_MOBILITY + pt * MobilityMax + std::min(popcount(att & safe), MobilityMax - 1));
         if (int n = popcount(att & theirZone)) {
@@ -165,7 +154,7 @@ void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs
         // Checks from squares the enemy does not guard (its king included). A khon or met
         // checks only from next to the king, which guards that square: never safe.
         if (pt != KHON && pt != MET &&
-            (att & ~ours & attacks::of(pt, Them, theirKing, occ) & ~theirAttacks &
+            (att & ~ours & attacks::of(pt, Them, theirKing, occ) & ~theirAtt.all &
              ~theirKingAttacks))
             out.add(Us, P_SAFE_CHECK + pt);
         // Advanced minor pieces backed by a pawn.
@@ -177,23 +166,23 @@ void side_terms(const Position& pos, const Attacks& ours_, const Attacks& theirs
         }
     }
     // Our pieces the enemy attacks and nothing of ours defends.
-    if (int n = popcount(ours & ~pos.pieces(KING) & theirAttacks & ~ourAttacks))
+    if (int n = popcount(ours & ~pos.pieces(KING) & theirAtt.all & ~ourAtt.all))
         out.add(Them, P_HANGING, n);
-    if (int n = popcount(ours & ~pos.pieces(KING) & theirKingAttacks & ~ourAttacks))
+    if (int n = popcount(ours & ~pos.pieces(KING) & theirKingAttacks & ~ourAtt.all))
         out.add(Them, P_THREAT_BY_KING, n);
     out.add(Us, P_KING_DANGER + std::min(attackUnits, 15));
     for (PieceType pt : {KNIGHT, KHON, MET, ROOK})
         if (more_than_one(pos.pieces(Us, pt))) out.add(Us, P_PAIR + pt);
 
     // Pawns: what depends on more than the pawns (the rest is in pawn_terms).
-    const Bitboard stops = Us == WHITE ? pawns << 8 : pawns >> 8;
+    const Bitboard stops = Us == WHITE ? shift<NORTH>(pawns) : shift<SOUTH>(pawns);
     if (int n = popcount(stops & occ)) out.add(Us, P_PAWN_BLOCKED, n);
     for (Bitboard b = passed; b;) {
         const Square sq = pop_lsb(b);
         const Square ahead = Us == WHITE ? Square(sq + 8) : Square(sq - 8);
         out.add(Us, P_PASSED_OUR_KING + distance(pos.king_square(Us), ahead));
         out.add(Us, P_PASSED_THEIR_KING + distance(theirKing, ahead));
-        if (!(occ & square_bb(ahead)) && !(square_bb(ahead) & theirAttacks))
+        if (!(occ & square_bb(ahead)) && !(square_bb(ahead) & theirAtt.all))
             out.add(Us, P_PASSED_FREE);
     }
 
@@ -247,8 +236,7 @@ thread_local PawnEntry pawnTable[1 << PawnTableBits];
 
 const PawnEntry& pawn_entry(const Position& pos) {
     const Bitboard w = pos.pieces(WHITE, PAWN), b = pos.pieces(BLACK, PAWN);
-    const uint64_t h = w * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
-    PawnEntry& e = pawnTable[h >> (64 - PawnTableBits)];
+    PawnEntry& e = pawnTable[pawn_structure_hash(w, b) >> (64 - PawnTableBits)];
     if (e.white != w || e.black != b) {
         ScoreSink sink;
         e.passed[WHITE] = pawn_terms<WHITE>(pos, sink);

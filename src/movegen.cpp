@@ -36,8 +36,7 @@ __attribute__((always_inline)) inline Bitboard king_danger(const Position& pos, 
     constexpr Color Them = ~Us;
     const Bitboard occ = pos.pieces() ^ square_bb(ksq);
     const Bitboard pawns = pos.pieces(Them, PAWN);
-    Bitboard danger = Them == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
-                                    : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
+    Bitboard danger = pawn_attacks_bb<Them>(pawns);
     danger |= attacks::king(pos.king_square(Them));
     for (Bitboard p = pos.pieces(Them, KNIGHT); p;) danger |= attacks::knight(pop_lsb(p));
     for (Bitboard p = pos.pieces(Them, MET); p;) danger |= attacks::met(pop_lsb(p));

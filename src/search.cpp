@@ -53,9 +53,7 @@ void update_pv(Move* pv, Move m, const Move* childPv) {
 }
 
 int pawn_index(const Position& pos) {
-    const uint64_t h = pos.pieces(WHITE, PAWN) * 0x9E3779B97F4A7C15ull ^
-                       pos.pieces(BLACK, PAWN) * 0xC2B2AE3D27D4EB4Full;
-    return int(h >> (64 - 14));
+    return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
 }
 
 int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
@@ -164,6 +162,13 @@ class Worker {
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
     void check_time();
     bool main() const { return id == 0; }
+    // Plays m in the search: fetches the child's TT entry early and counts the node (only
+    // this thread writes its count: a plain store, not a locked add).
+    void make_move(Move m, StateInfo& st) {
+        pos.do_move(m, st);
+        searcher.tt.prefetch(pos.search_key());
+        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
     // The static evaluation moved by what the correction history learned. Not without
     // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
     // pawnless position would share one entry.
@@ -579,10 +584,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         const int quietHist = quiet ? history.get(us, m) + (*contHist[0])[ss->movedPiece][m.to()] +
                                           (*contHist[1])[ss->movedPiece][m.to()]
                                     : 0;
-        pos.do_move(m, states[ss->ply]);
-        searcher.tt.prefetch(pos.search_key());
-        // Only this thread writes its count: a plain store, not a locked add.
-        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        make_move(m, states[ss->ply]);
 
         Value value;
         // Late move reductions.
@@ -748,10 +750,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         ss->currentMove = m;
         ss->movedPiece = pos.piece_on(m.from());
         ss->contHist = &history.continuation[ss->movedPiece][m.to()];
-        pos.do_move(m, states[ss->ply]);
-        searcher.tt.prefetch(pos.search_key());
-        // Only this thread writes its count: a plain store, not a locked add.
-        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        make_move(m, states[ss->ply]);
         Value value = -qsearch<PvNode>(ss + 1, -beta, -alpha, depth - 1);
         pos.undo_move(m);
         if (searcher.stopFlag.load(std::memory_order_relaxed)) return VALUE_ZERO;

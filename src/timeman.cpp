@@ -29,7 +29,7 @@ void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int m
             std::min(0.0084 + std::sqrt(ply + 3.0) * 0.0042, 0.2 * double(time) / timeLeft);
         const double maxScale = std::min(7.0, 4.0 + ply / 12.0);
         optimum = TimePoint(optScale * timeLeft);
-        maximum = TimePoint(std::min(0.8 * double(usable), maxScale * double(optimum)));
+        maximum = TimePoint(maxScale * double(optimum));
     }
     // Short of time the increment is all there is: spend under a third of it, so that the
     // clock builds back a reserve for a machine that answers late. (Spending 60% of it,

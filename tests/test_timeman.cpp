@@ -54,11 +54,11 @@ TEST_CASE("timeman: sudden death and a movetime never plan past the clock", "[ti
     const Run r = play(1000, 0, 120, 1, 0);
     CHECK(r.last > 0);
     TimeManager tm;
-    tm.init(0, 1000, 0, 0, 300, 10);
+    tm.init(0, 1000, 0, 0, 300, 10, 0);
     CHECK(tm.optimum == 290);
     CHECK(tm.maximum == 290);
     // A clock below the overhead still gets a move, as fast as possible.
-    tm.init(0, 5, 0, 0, 0, 10);
+    tm.init(0, 5, 0, 0, 0, 10, 0);
     CHECK(tm.optimum == 1);
     CHECK(tm.maximum == 1);
 }

@@ -34,6 +34,18 @@ constexpr Bitboard shift(Bitboard b) {
                         : 0;
 }
 
+// Squares the pawns of colour C attack.
+template <Color C>
+constexpr Bitboard pawn_attacks_bb(Bitboard pawns) {
+    return C == WHITE ? ((pawns & ~FileABB) << 7) | ((pawns & ~FileHBB) << 9)
+                      : ((pawns & ~FileABB) >> 9) | ((pawns & ~FileHBB) >> 7);
+}
+
+// A hash of a pawn structure (both sides' pawns), for tables indexed by its top bits.
+constexpr uint64_t pawn_structure_hash(Bitboard white, Bitboard black) {
+    return white * 0x9E3779B97F4A7C15ull ^ black * 0xC2B2AE3D27D4EB4Full;
+}
+
 // The ranks from c's (relative) rank r up to its last rank.
 constexpr Bitboard promotion_zone(Color c, Rank r) {
     return c == WHITE ? ~Bitboard(0) << (8 * r) : ~Bitboard(0) >> (8 * r);

@@ -23,7 +23,7 @@ struct TimeManager {
     // time/inc are the side to move's clock in ms; movestogo 0 means sudden death; ply is
     // the game ply (more of the clock goes to each move as the game goes on).
     void init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo, TimePoint movetime,
-              int overhead, int ply = 0);
+              int overhead, int ply);
     TimePoint elapsed() const { return now() - start; }
 };
 
