@@ -257,6 +257,17 @@ int mop_up(const Position& pos, Color strong) {
            12 * (7 - distance(wk, sk));
 }
 
+// Piece weights for judging whether a pawnless edge can win (Fairy-Stockfish's Makruk
+// middlegame values: a knight is the largest edge that is still drawish).
+constexpr int MatingWeight[PIECE_TYPE_NB] = {0, 0, 781, 660, 420, 1276, 2400, 0};
+constexpr int MinorEdge = 825;
+
+int mating_weight(const Position& pos, Color c) {
+    int w = 0;
+    for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) w += MatingWeight[pt] * pos.count(c, pt);
+    return w;
+}
+
 } // namespace
 
 int phase(const Position& pos) {
@@ -266,6 +277,17 @@ int phase(const Position& pos) {
 }
 
 int scale(const Position& pos, Color strong) {
+    // A side without pawns that is at most a minor piece ahead in pieces seldom wins:
+    // the defender trades toward a bare-king count or builds a fortress (Fairy-Stockfish
+    // scales these endings the same way, measured on its own piece values).
+    if (!pos.pieces(strong, PAWN) && !pos.variant().firstCheckWins) {
+        const int ours = mating_weight(pos, strong), theirs = mating_weight(pos, ~strong);
+        if (ours - theirs <= MinorEdge) {
+            if (ours < MatingWeight[ROOK] && pos.count(strong) <= 2 && !pos.variant().makpong)
+                return 0;
+            return theirs <= MinorEdge && pos.count(strong) <= 3 ? 4 : 14;
+        }
+    }
     if (pos.pieces(PAWN)) return 64;
     const int n = pos.count(strong) - 1;
     const int rooks = pos.count(strong, ROOK) + pos.count(strong, AIWOK);

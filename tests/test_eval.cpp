@@ -79,10 +79,43 @@ TEST_CASE("eval: a count running out pulls the score toward the draw", "[eval]")
     CHECK(vLittle < vNone / 4);
 }
 
+TEST_CASE("eval: a pawnless edge of no more than a minor piece scores near the draw", "[eval]") {
+    init();
+    using khun::eval::scale;
+    struct Case {
+        const char* fen;
+        int scale; // White's scale factor, out of 64
+    };
+    const Case cases[] = {
+        {"1r2k3/4s3/8/R3NS2/8/1K6/8/8 w - - 0 1", 14}, // ruea, ma, khon v ruea, khon
+        {"8/8/8/3kmS1R/3r4/3K4/8/8 w - - 0 1", 14},    // ruea, khon v ruea, met
+        {"8/3s1k2/8/3SK3/5N2/8/8/8 w - - 0 1", 4},     // ma, khon v khon
+        {"8/3k4/8/3pK3/5N2/8/8/8 w - - 0 1", 0},       // lone ma v bia
+        {"8/7k/8/8/4K3/8/3RR3/8 w - - 0 1", 64},       // two ruea v bare king
+        {"8/r6k/8/8/4K3/8/3RR3/8 w - - 0 1", 64},      // two ruea v ruea: a ruea up
+        {"8/r6k/8/8/4K3/5P2/3RN3/8 w - - 0 1", 64},    // the strong side keeps a bia
+        {"8/7k/8/8/4K3/8/3SM3/8 w - - 0 1", 64},       // khon and met mate a bare king
+    };
+    for (const Case& c : cases) {
+        auto g = game(c.fen);
+        INFO(c.fen);
+        CHECK(scale(g->pos, khun::WHITE) == c.scale);
+    }
+    // The score itself: ruea and ma against a ruea is worth far less than two ruea
+    // against one, though the ma alone would be counted as most of a ruea.
+    auto rn = game("8/r6k/8/8/4K3/8/3RN3/8 w - - 0 1");
+    auto rr = game("8/r6k/8/8/4K3/8/3RR3/8 w - - 0 1");
+    const int vRn = khun::eval::evaluate(rn->pos), vRr = khun::eval::evaluate(rr->pos);
+    INFO(vRn << " " << vRr);
+    CHECK(vRn > 0);
+    CHECK(vRn < vRr / 4);
+}
+
 namespace {
 
 // The score for the side to move from the tuner's trace: the tapered sum of feature
-// counts times weights (what evaluate() gives with pawns on the board and no count).
+// counts times weights, scaled for the side ahead (what evaluate() gives with pawns on
+// the board and no count).
 long traced_score(const khun::Position& pos) {
     int16_t coef[khun::eval::PARAM_NB] = {};
     khun::eval::trace_terms(pos, coef);
@@ -92,7 +125,8 @@ long traced_score(const khun::Position& pos) {
         eg += long(coef[i]) * khun::eval::Weights[i].eg;
     }
     const int ph = khun::eval::phase(pos);
-    const long white = (mg * ph + eg * (khun::eval::PhaseMax - ph)) / khun::eval::PhaseMax;
+    long white = (mg * ph + eg * (khun::eval::PhaseMax - ph)) / khun::eval::PhaseMax;
+    white = white * khun::eval::scale(pos, white > 0 ? khun::WHITE : khun::BLACK) / 64;
     return pos.side_to_move() == khun::WHITE ? white : -white;
 }
 
