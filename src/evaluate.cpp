@@ -262,6 +262,12 @@ int mop_up(const Position& pos, Color strong) {
 constexpr int MatingWeight[PIECE_TYPE_NB] = {0, 0, 781, 660, 420, 1276, 2400, 0};
 constexpr int MinorEdge = 825;
 
+// In karouk a check wins and in makpong a cornered king may not flee: there a lone met
+// or ma can still win.
+bool lone_minor_can_win(const Position& pos) {
+    return pos.variant().firstCheckWins || pos.variant().makpong;
+}
+
 int mating_weight(const Position& pos, Color c) {
     int w = 0;
     for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) w += MatingWeight[pt] * pos.count(c, pt);
@@ -283,7 +289,7 @@ int scale(const Position& pos, Color strong) {
     if (!pos.pieces(strong, PAWN) && !pos.variant().firstCheckWins) {
         const int ours = mating_weight(pos, strong), theirs = mating_weight(pos, ~strong);
         if (ours - theirs <= MinorEdge) {
-            if (ours < MatingWeight[ROOK] && pos.count(strong) <= 2 && !pos.variant().makpong)
+            if (ours < MatingWeight[ROOK] && pos.count(strong) <= 2 && !lone_minor_can_win(pos))
                 return 0;
             return theirs <= MinorEdge && pos.count(strong) <= 3 ? 4 : 14;
         }
@@ -305,9 +311,7 @@ void trace_terms(const Position& pos, int16_t* coef) {
 }
 
 bool dead_draw(const Position& pos) {
-    // In karouk a check wins and in makpong a cornered king may not flee: there a lone
-    // met or knight can still win.
-    if (pos.pieces(PAWN) || pos.variant().firstCheckWins || pos.variant().makpong) return false;
+    if (pos.pieces(PAWN) || lone_minor_can_win(pos)) return false;
     for (Color c : {WHITE, BLACK}) {
         Bitboard rest = pos.pieces(c) & ~pos.pieces(KING);
         if (more_than_one(rest)) return false;

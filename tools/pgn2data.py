@@ -94,7 +94,9 @@ def main():
     with open(a.out, "w") as out:
         for f in a.pgn:
             for g in open(f).read().split("[Event ")[1:]:
-                tag = lambda t: (re.search(r'\[%s "([^"]*)"' % t, g) or [None, None])[1]
+                def tag(name):
+                    m = re.search(r'\[%s "([^"]*)"' % name, g)
+                    return m.group(1) if m else None
                 result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tag("Result"))
                 if result is None:
                     continue
