@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -15,7 +16,7 @@ using namespace testutil;
 
 namespace {
 
-// Board turned 180 degrees, colours and side to move swapped; counting fields dropped.
+// Board turned 180 degrees, colours and side to move swapped; a running count kept.
 std::string rotate_fen(const std::string& fen) {
     auto f = words(fen);
     std::string board = f[0];
@@ -24,7 +25,9 @@ std::string rotate_fen(const std::string& fen) {
         if (std::isalpha(static_cast<unsigned char>(c)))
             c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
                                                             : char(std::toupper(c));
-    return board + (f[1] == "w" ? " b" : " w") + " - 0 1";
+    const bool counting = f.size() >= 5 && f[3] != "-" && f[3] != "0";
+    return board + (f[1] == "w" ? " b" : " w") + (counting ? " - " + f[3] + " " + f[4] : " - - 0") +
+           " 1";
 }
 
 } // namespace
@@ -64,22 +67,32 @@ TEST_CASE("eval: a position and its colour-swapped half turn score alike", "[eva
 TEST_CASE("eval: a count running out pulls the score toward the draw", "[eval]") {
     init();
     // Ruea and met against a lone met, no pawns: board's honour. The same placement with
-    // no count, with plenty of count left, and with few plies left.
+    // no count, with the count just started, half run and nearly run out: the score
+    // shrinks with the plies the count leaves.
     const std::string board = "8/8/3k4/8/2m5/8/3KM3/R7 w";
-    auto none = game(board + " - - 0 1");
-    auto plenty = game(board + " - 128 10 30");
-    auto little = game(board + " - 128 120 80");
-    const int vNone = khun::eval::evaluate(none->pos);
-    const int vPlenty = khun::eval::evaluate(plenty->pos);
-    const int vLittle = khun::eval::evaluate(little->pos);
-    INFO(vNone << " " << vPlenty << " " << vLittle);
+    const int vNone = khun::eval::evaluate(game(board + " - - 0 1")->pos);
+    const int vFresh = khun::eval::evaluate(game(board + " - 128 0 30")->pos);
+    const int vPlenty = khun::eval::evaluate(game(board + " - 128 10 30")->pos);
+    const int vHalf = khun::eval::evaluate(game(board + " - 128 64 60")->pos);
+    const int vLittle = khun::eval::evaluate(game(board + " - 128 120 80")->pos);
+    INFO(vNone << " " << vFresh << " " << vPlenty << " " << vHalf << " " << vLittle);
     CHECK(vNone > 200);
-    CHECK(vPlenty == vNone);
+    CHECK(vFresh == vNone);
+    CHECK(vPlenty < vNone);
+    CHECK(vPlenty > vNone * 3 / 4);
+    CHECK(std::abs(vHalf - vNone / 2) <= 2);
     CHECK(vLittle > 0);
-    CHECK(vLittle < vNone / 4);
+    CHECK(vLittle < vNone / 8);
+    // Against a bare king the count is pieces' honour and the exact tables rule; only a
+    // count nearly run out fades the score there.
+    const std::string bare = "8/8/3k4/8/8/8/3KM3/R7 w";
+    const int bNone = khun::eval::evaluate(game(bare + " - - 0 1")->pos);
+    const int bLittle = khun::eval::evaluate(game(bare + " - 32 22 30")->pos);
+    INFO(bNone << " " << bLittle);
+    CHECK(std::abs(bLittle - bNone * 10 / 40) <= 2); // 10 plies left of the last 40
 }
 
-TEST_CASE("eval: a pawnless edge of no more than a minor piece scores near the draw", "[eval]") {
+TEST_CASE("eval: pawnless edges and mets against a bare king are scaled toward the draw", "[eval]") {
     init();
     using khun::eval::scale;
     struct Case {
@@ -92,9 +105,20 @@ TEST_CASE("eval: a pawnless edge of no more than a minor piece scores near the d
         {"8/3s1k2/8/3SK3/5N2/8/8/8 w - - 0 1", 4},     // ma, khon v khon
         {"8/3k4/8/3pK3/5N2/8/8/8 w - - 0 1", 0},       // lone ma v bia
         {"8/7k/8/8/4K3/8/3RR3/8 w - - 0 1", 64},       // two ruea v bare king
-        {"8/r6k/8/8/4K3/8/3RR3/8 w - - 0 1", 64},      // two ruea v ruea: a ruea up
         {"8/r6k/8/8/4K3/5P2/3RN3/8 w - - 0 1", 64},    // the strong side keeps a bia
         {"8/7k/8/8/4K3/8/3SM3/8 w - - 0 1", 64},       // khon and met mate a bare king
+        // Bigger pawnless edges under board's honour, by who holds the rueas.
+        {"8/r6k/8/8/4K3/8/3RR3/8 w - - 0 1", 48},     // two ruea v ruea: a ruea up
+        {"8/r6k/8/8/4K3/8/3RS3/6M1 w - - 0 1", 18},   // ruea, khon, met v ruea
+        {"8/r6k/8/8/4K3/8/2NRS3/6M1 w - - 0 1", 26},  // ruea, ma, khon, met v ruea
+        {"8/m6k/8/8/4K3/8/3SM3/6M1 w - - 0 1", 32},   // khon, two mets v met
+        {"8/r6k/8/8/4K3/8/3RR3/8 w - 128 64 40", 24}, // half the count gone: half the chance
+        // Mets and bia v a bare king: mets on one colour never mate.
+        {"8/8/8/P3Mk2/3K4/8/8/8 w - - 0 1", 0},         // met and bia: two mets at most
+        {"8/8/8/P1P1Mk2/3K4/8/8/8 w - - 0 1", 64},      // bia promoting on both colours
+        {"8/8/8/P1P1Mk2/3K4/8/8/8 w - 128 0 1", 64},    // (mets count from 64)
+        {"8/8/8/2M1Mk2/3K1M2/8/8/8 w - - 0 1", 0},      // three mets, all on one colour
+        {"8/8/8/P3Mk1p/3K4/8/8/8 w - - 0 1", 64},      // the defender has a bia: not bare
     };
     for (const Case& c : cases) {
         auto g = game(c.fen);
