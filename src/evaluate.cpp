@@ -307,7 +307,8 @@ bool mets_cannot_mate(const Position& pos, Color strong) {
     const Variant& v = pos.variant();
     if (v.promotedTo != MET || v.promotionChoice || lone_minor_can_win(pos)) return false;
     const Bitboard mets = pos.pieces(strong, MET), pawns = pos.pieces(strong, PAWN);
-    if (more_than_one(pos.pieces(~strong)) || (pos.pieces(strong) & ~pos.pieces(KING)) != (mets | pawns))
+    if (more_than_one(pos.pieces(~strong)) ||
+        (pos.pieces(strong) & ~pos.pieces(KING)) != (mets | pawns))
         return false;
     if (popcount(mets | pawns) < 3) return true;
     bool colour[2] = {false, false};
