@@ -115,10 +115,10 @@ TEST_CASE("eval: pawnless edges and mets against a bare king are scaled toward t
         {"8/m6k/8/8/4K3/8/3SM3/6M1 w - - 0 1", 32},   // khon, two mets v met
         {"8/r6k/8/8/4K3/8/3RR3/8 w - 128 64 40", 24}, // half the count gone: half the chance
         // Mets and bia v a bare king: mets on one colour never mate.
-        {"8/8/8/P3Mk2/3K4/8/8/8 w - - 0 1", 0},      // met and bia: two mets at most
-        {"8/8/8/P1P1Mk2/3K4/8/8/8 w - - 0 1", 64},   // bia promoting on both colours
-        {"8/8/8/2M1Mk2/3K1M2/8/8/8 w - - 0 1", 0},   // three mets, all on one colour
-        {"8/8/8/P3Mk1p/3K4/8/8/8 w - - 0 1", 64},    // the defender has a bia: not bare
+        {"8/8/8/P3Mk2/3K4/8/8/8 w - - 0 1", 0},    // met and bia: two mets at most
+        {"8/8/8/P1P1Mk2/3K4/8/8/8 w - - 0 1", 64}, // bia promoting on both colours
+        {"8/8/8/2M1Mk2/3K1M2/8/8/8 w - - 0 1", 0}, // three mets, all on one colour
+        {"8/8/8/P3Mk1p/3K4/8/8/8 w - - 0 1", 64},  // the defender has a bia: not bare
     };
     for (const Case& c : cases) {
         auto g = game(c.fen);
