@@ -274,15 +274,8 @@ int mating_weight(const Position& pos, Color c) {
     return w;
 }
 
-} // namespace
-
-int phase(const Position& pos) {
-    int p = 0;
-    for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) p += PhaseWeight[pt] * pos.count(pt);
-    return std::min(p, PhaseMax);
-}
-
-namespace {
+// Pieces that move as a ruea: rueas, and ai-wok's ai-wok.
+int rueas(const Position& pos, Color c) { return pos.count(c, ROOK) + pos.count(c, AIWOK); }
 
 // Plies a board's-honour count leaves, or a fresh count's worth when none runs yet.
 constexpr int BoardHonourPlies = 128;
@@ -304,12 +297,11 @@ int board_honour_left(const Position& pos) {
 // of their square, and only mets on both colours (three of them at least) can mate. The
 // bia's colours are those of their promotion squares (Fairy-Stockfish's KFsPsK).
 bool mets_cannot_mate(const Position& pos, Color strong) {
+    if (more_than_one(pos.pieces(~strong))) return false; // not a bare king: the usual case
     const Variant& v = pos.variant();
     if (v.promotedTo != MET || v.promotionChoice || lone_minor_can_win(pos)) return false;
     const Bitboard mets = pos.pieces(strong, MET), pawns = pos.pieces(strong, PAWN);
-    if (more_than_one(pos.pieces(~strong)) ||
-        (pos.pieces(strong) & ~pos.pieces(KING)) != (mets | pawns))
-        return false;
+    if ((pos.pieces(strong) & ~pos.pieces(KING)) != (mets | pawns)) return false;
     if (popcount(mets | pawns) < 3) return true;
     bool colour[2] = {false, false};
     for (Bitboard b = mets; b;) {
@@ -329,14 +321,19 @@ bool mets_cannot_mate(const Position& pos, Color strong) {
 // (TUNING.md, "Sixth round"): a ruea more than the defender wins most of them, equal
 // rueas or minors against a ruea seldom.
 int pawnless_edge_scale(const Position& pos, Color strong, int edge) {
-    const int ours = pos.count(strong, ROOK) + pos.count(strong, AIWOK),
-              theirs = pos.count(~strong, ROOK) + pos.count(~strong, AIWOK);
+    const int ours = rueas(pos, strong), theirs = rueas(pos, ~strong);
     if (ours > theirs) return 48;
     if (ours == 0 && theirs == 0) return edge > 1200 ? 48 : 32;
     return edge > 1200 ? 26 : 18;
 }
 
 } // namespace
+
+int phase(const Position& pos) {
+    int p = 0;
+    for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) p += PhaseWeight[pt] * pos.count(pt);
+    return std::min(p, PhaseMax);
+}
 
 int scale(const Position& pos, Color strong) {
     if (mets_cannot_mate(pos, strong)) return 0;
@@ -360,8 +357,7 @@ int scale(const Position& pos, Color strong) {
     }
     if (pos.pieces(PAWN)) return 64;
     const int n = pos.count(strong) - 1;
-    const int rooks = pos.count(strong, ROOK) + pos.count(strong, AIWOK);
-    if (rooks) return 64;
+    if (rueas(pos, strong)) return 64;
     if (n <= 1) return 4; // a lone met, khon or knight cannot mate
     if (n == 2 && pos.count(strong, KHON) == 0)
         // Two knights, two mets or knight+met: almost never a forced mate.
