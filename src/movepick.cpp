@@ -80,6 +80,16 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist, co
     }
 }
 
+void MovePicker::skip_quiets(const Position& pos) {
+    Move* kept = cur;
+    for (Move* m = cur; m < end; ++m)
+        if (pos.is_capture(*m) || m->is_promotion() || pos.gives_check(*m)) {
+            scores[kept - moves] = scores[m - moves];
+            *kept++ = *m;
+        }
+    end = kept;
+}
+
 Move MovePicker::next() {
     if (cur == end) return Move::none();
     // Selection sort one step at a time: most nodes cut after a few moves.

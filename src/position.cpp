@@ -367,10 +367,12 @@ bool Position::gives_check(Move m) const {
     const PieceType pt = m.is_promotion() ? promotion_type(m, *var) : type_of(board[from]);
     const Bitboard occ = (pieces() ^ square_bb(from)) | square_bb(to);
     if (attacks::of(pt, us, to, occ) & square_bb(ksq)) return true;
-    // Discovered check: a rook of ours behind the moved piece on the king's line.
+    // Discovered check: a rook of ours behind the moved piece on the king's line. Only a
+    // piece that leaves the king's rank or file can uncover one (the cheap test first).
+    if (file_of(from) != file_of(ksq) && rank_of(from) != rank_of(ksq)) return false;
     Bitboard rooks = pieces(us, ROOK) | pieces(us, AIWOK);
     rooks &= ~square_bb(from);
-    return (attacks::rook(ksq, occ) & rooks) != 0;
+    return rooks && (attacks::rook(ksq, occ) & rooks) != 0;
 }
 
 // A sutra move: the pawn on `to` steps ahead, the piece from `from` takes its place.

@@ -537,7 +537,10 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasPieces) {
             if (quiet && !givesCheck) {
                 // Late move pruning.
-                if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) continue;
+                if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) {
+                    mp.skip_quiets(pos);
+                    continue;
+                }
                 // Continuation-history pruning: a move that was bad after these two
                 // earlier moves, at a depth that would be reduced far anyway.
                 const Piece pc = pos.piece_on(m.from());

@@ -3,6 +3,8 @@
 // make/unmake and the Zobrist key over many positions.
 #include "helpers.h"
 
+#include "khun/movepick.h"
+
 #include <random>
 #include <set>
 
@@ -160,6 +162,39 @@ std::string check_position(Position& pos) {
         if (as_set(evas, ee) != L) return "EVASIONS != LEGAL in check";
     }
     if (oracle_moves(pos) != L) return "LEGAL differs from the brute-force oracle";
+
+    // The move picker returns each legal move once; once late move pruning skips the
+    // quiet moves, it still returns every capture, promotion and check not yet returned.
+    static History* hist = [] {
+        auto* h = new History;
+        h->clear();
+        return h;
+    }();
+    const Move noKillers[2] = {Move::none(), Move::none()};
+    MovePicker picker(pos, Move::none(), *hist, noKillers, Move::none(), nullptr);
+    std::set<uint16_t> picked, rest, expected;
+    for (int i = 0; i < 2; ++i)
+        if (Move m = picker.next()) picked.insert(m.raw());
+    picker.skip_quiets(pos);
+    for (Move m; (m = picker.next());)
+        if (!rest.insert(m.raw()).second || picked.count(m.raw()))
+            return "move picker repeats " + to_uci(m, pos);
+    for (uint16_t raw : L) {
+        const Move m = Move::from_raw(raw);
+        if (!picked.count(raw) && (pos.is_capture(m) || m.is_promotion() || pos.gives_check(m)))
+            expected.insert(raw);
+    }
+    if (rest != expected) return "skip_quiets dropped a capture or check, or kept a quiet move";
+    // Quiescence: captures and promotions; in check, every evasion.
+    MovePicker qs(pos, Move::none(), *hist);
+    std::set<uint16_t> got, want;
+    for (Move m; (m = qs.next());)
+        if (!got.insert(m.raw()).second) return "quiescence picker repeats " + to_uci(m, pos);
+    for (uint16_t raw : L) {
+        const Move m = Move::from_raw(raw);
+        if (pos.in_check() || pos.is_capture(m) || m.is_promotion()) want.insert(raw);
+    }
+    if (got != want) return "quiescence picker moves wrong";
 
     for (const Move* mp = legal; mp != le; ++mp) {
         const Move m = *mp;

@@ -59,6 +59,9 @@ class MovePicker {
 
     // The next move, or Move::none() when exhausted.
     Move next();
+    // Late move pruning has begun: drop the quiet moves not yet returned, all but the
+    // checks, so that next() no longer scans them.
+    void skip_quiets(const Position& pos);
     int size() const { return int(end - moves); }
 
   private:
