@@ -165,8 +165,8 @@ std::string check_position(Position& pos) {
 
     // The move picker returns each legal move once; once late move pruning skips the
     // quiet moves, it still returns every capture, promotion and check not yet returned.
-    static History* hist = [] {
-        auto* h = new History;
+    static const std::unique_ptr<History> hist = [] {
+        auto h = std::make_unique<History>();
         h->clear();
         return h;
     }();
