@@ -66,7 +66,7 @@ Engine::~Engine() {
 // pay. The search probes only tables already in memory.
 void Engine::warm_tablebases() {
     const Position& pos = game->pos;
-    if (pos.pieces(PAWN) || pos.variant().name != "makruk" || pos.pieces(AIWOK)) return;
+    if (pos.pieces(PAWN) || !pos.variant().bareKingTables || pos.pieces(AIWOK)) return;
     std::vector<std::string> wanted;
     static const char Letters[] = " PNSMRAK";
     for (Color strong : {WHITE, BLACK}) {
@@ -198,7 +198,7 @@ OptionResult Engine::set_option(const std::string& name, const std::string& valu
         const bool changed = o.value != v;
         o.value = v;
         if (changed) apply_sutras();
-        if (v == "true" && base->name != "makruk")
+        if (v == "true" && !base->sutraHouseRules)
             r.note =
                 "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
         return r;

@@ -21,8 +21,7 @@ Usage:
                         speaks it), `xboard` (CECP / WinBoard protocol 2)
   khun perft N [FEN]    count the legal move sequences of length N, per root move
   khun perft N --variant V [FEN]
-                        the same in another game: makruk, cambodian, makpong, karouk,
-                        ai-wok, asean
+                        the same in another game: %VARIANTS%
   khun bench [hash] [threads] [depth]
                         search the built-in positions to a fixed depth (default 16 1 13)
                         and print the node count: the build's signature
@@ -36,6 +35,26 @@ Usage:
   khun --help           this text
   khun --version        the version
 )";
+
+// The usage text, its list of games taken from the variant table (wrapped as the rest).
+std::string help() {
+    std::string text = Help, list;
+    size_t column = 50; // where the list starts on its line
+    const auto names = khun::variant_names();
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string word = names[i] + (i + 1 < names.size() ? "," : "");
+        if (i && column + 1 + word.size() > 88) {
+            list += "\n                        ";
+            column = 24;
+        } else if (i) {
+            list += ' ';
+            ++column;
+        }
+        list += word;
+        column += word.size();
+    }
+    return text.replace(text.find("%VARIANTS%"), 10, list);
+}
 
 int perft_cmd(int argc, char** argv) {
     using namespace khun;
@@ -71,7 +90,7 @@ int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     std::string cmd = argc > 1 ? argv[1] : "";
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        std::cout << Help;
+        std::cout << help();
         return 0;
     }
     if (cmd == "--version") {
@@ -109,7 +128,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (!cmd.empty()) {
-        std::cerr << "khun: unknown command '" << cmd << "'\n" << Help;
+        std::cerr << "khun: unknown command '" << cmd << "'\n" << help();
         return 2;
     }
     khun::protocol::run(std::cin, std::cout);

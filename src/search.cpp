@@ -64,7 +64,7 @@ int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 160
 // VALUE_NONE when the tables do not answer (not covered, or not loaded yet).
 static Value tb_value(const Position& pos, int ply) {
     // Pawnless first: the common case costs one test. The tables hold makruk's rules.
-    if (pos.pieces(PAWN) || pos.variant().name != "makruk") return VALUE_NONE;
+    if (pos.pieces(PAWN) || !pos.variant().bareKingTables) return VALUE_NONE;
     auto p = tb::probe(pos, false);
     if (!p) return VALUE_NONE;
     switch (tb::counted(*p, pos)) {
@@ -82,7 +82,7 @@ static Value tb_value(const Position& pos, int ply) {
 // A line scored by the tables ends where the tables answered: follow them on to the mate,
 // so that the PV shows it.
 static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
-    if (root.variant().name != "makruk" || pv.empty()) return;
+    if (!root.variant().bareKingTables || pv.empty()) return;
     std::vector<StateInfo> states(MAX_PLY + 2);
     Position p;
     p.copy_from(root, &states[0]);

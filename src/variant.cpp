@@ -4,27 +4,47 @@ namespace khun {
 
 namespace {
 
+const char* const MakrukBoard = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR";
+
+// The Betza lines Fairy-Stockfish gives XBoard for a makruk-like game it does not know:
+// the common pieces, then `queen` (the met or ai-wok) and the king.
+std::vector<std::string> cecp_pieces(const std::string& queen, const std::string& king) {
+    return {"piece P& fmWfcF", "piece N& N", "piece R& R", "piece S& FfW", queen, king};
+}
+
 // Index = PieceType: none, pawn, knight, khon, met, rook, ai-wok, king.
 Variant make_makruk() {
     Variant v;
     v.name = "makruk";
-    v.startFen = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";
+    v.startBoard = MakrukBoard;
     v.pieceChars = " PNSMR*K";
+    v.sutraHouseRules = true;
+    v.bareKingTables = true;
+    return v;
+}
+
+// The games below start from makruk and say what differs.
+Variant like_makruk(const char* name) {
+    Variant v = make_makruk();
+    v.name = name;
+    v.sutraHouseRules = false;
+    v.bareKingTables = false;
+    v.cecpSetup = "PN.R.M....SKpn.r.m....sk";
+    v.cecpPieces = cecp_pieces("piece M& F", "piece K& K");
     return v;
 }
 
 Variant make_cambodian() {
-    Variant v = make_makruk();
-    v.name = "cambodian";
-    v.startFen = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1";
+    Variant v = like_makruk("cambodian");
+    v.startRights = "DEde";
     v.cambodianMoves = true;
     v.counting = CountingRule::Cambodian;
+    v.cecpPieces = cecp_pieces("piece M& FifD", "piece K& KismN");
     return v;
 }
 
 Variant make_makpong() {
-    Variant v = make_makruk();
-    v.name = "makpong";
+    Variant v = like_makruk("makpong");
     v.makpong = true;
     return v;
 }
@@ -37,39 +57,48 @@ Variant make_karouk() {
 }
 
 Variant make_aiwok() {
-    Variant v = make_makruk();
-    v.name = "ai-wok";
-    v.startFen = "rnsaksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKASNR w - - 0 1";
+    Variant v = like_makruk("ai-wok");
+    v.startBoard = "rnsaksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKASNR";
     v.pieceChars = " PNS*RAK";
     v.promotedTo = AIWOK;
+    v.cecpSetup = "PN.R...A..SKpn.r...a..sk";
+    v.cecpPieces = cecp_pieces("piece A& RNF", "piece K& K");
     return v;
 }
 
 // ASEAN chess: chess letters (khon = B, met = Q), the king on e1, promotion on the last
 // rank with a choice, its own counting, and the fifty-move rule (Fairy-Stockfish keeps
-// its chess default there).
+// its chess default there). XBoard knows it by name.
 Variant make_asean() {
-    Variant v = make_makruk();
-    v.name = "asean";
-    v.startFen = "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1";
+    Variant v = like_makruk("asean");
+    v.startBoard = "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR";
     v.pieceChars = " PNBQR*K";
     v.promotionRank = RANK_8;
     v.promotionChoice = true;
     v.counting = CountingRule::Asean;
     v.moveRule = 50;
+    v.cecpSetup.clear();
+    v.cecpPieces.clear();
     return v;
 }
 
-const Variant Makruk = make_makruk();
-const Variant Cambodian = make_cambodian();
-const Variant Makpong = make_makpong();
-const Variant Karouk = make_karouk();
-const Variant AiWok = make_aiwok();
-const Variant Asean = make_asean();
+Variant finished(Variant v) {
+    v.startFen = v.start_fen();
+    return v;
+}
+
+const Variant Makruk = finished(make_makruk());
+const Variant Cambodian = finished(make_cambodian());
+const Variant Makpong = finished(make_makpong());
+const Variant Karouk = finished(make_karouk());
+const Variant AiWok = finished(make_aiwok());
+const Variant Asean = finished(make_asean());
 
 const Variant* const All[] = {&Makruk, &Cambodian, &Makpong, &Karouk, &AiWok, &Asean};
 
 } // namespace
+
+std::string Variant::start_fen() const { return startBoard + " w " + startRights + " - 0 1"; }
 
 const Variant* find_variant(const std::string& name) {
     for (const Variant* v : All)
@@ -101,13 +130,12 @@ std::string sutra_rights(bool khun, bool met, bool ma) {
 
 Variant with_sutras(const Variant& base, bool khun, bool met, bool ma) {
     Variant v = base;
-    if (base.name != "makruk") return v;
+    if (!base.sutraHouseRules) return v;
     v.sutKhun = khun;
     v.sutMet = met;
     v.sutMa = ma;
-    // Field 3 of the start FEN: "... w - - 0 1" -> "... w <rights> - 0 1".
-    const size_t at = v.startFen.find(" w - ");
-    if (at != std::string::npos) v.startFen.replace(at + 3, 1, sutra_rights(khun, met, ma));
+    v.startRights = sutra_rights(khun, met, ma);
+    v.startFen = v.start_fen();
     return v;
 }
 

@@ -23,21 +23,12 @@ bool looks_like_move(const std::string& s) {
            s[1] <= '8' && s[2] >= 'a' && s[2] <= 'h' && s[3] >= '1' && s[3] <= '8';
 }
 
-// XBoard knows makruk and asean itself; the other games are described to it with
-// `setup` (piece letters, board, start position) and Betza `piece` lines, as
-// Fairy-Stockfish does.
+// A game XBoard does not know by name is described to it with `setup` (piece letters,
+// board, start position) and Betza `piece` lines, as Fairy-Stockfish does.
 std::vector<std::string> setup_lines(const Variant& v) {
-    if (v.name == "makruk" || v.name == "asean") return {};
-    const bool aiwok = v.promotedTo == AIWOK;
-    std::vector<std::string> out = {
-        std::string("setup (") + (aiwok ? "PN.R...A..SKpn.r...a..sk" : "PN.R.M....SKpn.r.m....sk") +
-            ") 8x8+0_makruk " + v.startFen,
-        "piece P& fmWfcF", "piece N& N", "piece R& R", "piece S& FfW"};
-    if (aiwok)
-        out.push_back("piece A& RNF");
-    else
-        out.push_back(v.cambodianMoves ? "piece M& FifD" : "piece M& F");
-    out.push_back(v.cambodianMoves ? "piece K& KismN" : "piece K& K");
+    if (v.cecpSetup.empty()) return {};
+    std::vector<std::string> out = {"setup (" + v.cecpSetup + ") 8x8+0_makruk " + v.startFen};
+    out.insert(out.end(), v.cecpPieces.begin(), v.cecpPieces.end());
     return out;
 }
 

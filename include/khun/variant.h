@@ -13,7 +13,11 @@ namespace khun {
 enum class CountingRule { None, Makruk, Cambodian, Asean };
 
 struct Variant {
-    std::string name;
+    std::string name; // as Fairy-Stockfish, UCI_Variant and CECP's `variant` spell it
+    // The start position in pieces: the board (FEN field 1) and the first-move rights
+    // (FEN field 3, "-" for none). `startFen` is built from them by start_fen().
+    std::string startBoard;
+    std::string startRights = "-";
     std::string startFen;
     // FEN letters indexed by PieceType (upper case; lower case for Black); '*' marks a
     // kind that does not exist in this game.
@@ -28,31 +32,41 @@ struct Variant {
     int moveRule = 0;             // draw after this many moves without capture or pawn move
     // The seed's sutras, house rules of makruk switched on by engine options. Their
     // first-move rights live in FEN field 3 like Cambodian's.
-    bool sutKhun = false; // an unmoved king may leap like a knight to the next rank
-    bool sutMet = false;  // first move: the pawn ahead of the met advances, the met follows
-    bool sutMa = false;   // first move: the pawn on a knight's landing square advances, the
-                          // knight follows
+    bool sutKhun = false;         // an unmoved king may leap like a knight to the next rank
+    bool sutMet = false;          // first move: the pawn ahead of the met advances, the met follows
+    bool sutMa = false;           // first move: the pawn on a knight's landing square advances, the
+                                  // knight follows
+    bool sutraHouseRules = false; // the sutra options apply to this game (makruk's house rules)
+    bool bareKingTables = false;  // the bare-king mate tables (makruk's rules) hold here
+    // How CECP meets the game: empty `cecpSetup` when XBoard knows it by name; otherwise
+    // the piece letters of its `setup` command and the Betza `piece` lines that follow.
+    std::string cecpSetup;
+    std::vector<std::string> cecpPieces;
 
-    bool sutras() const { return sutKhun || sutMet || sutMa; }
+    [[nodiscard]] bool sutras() const { return sutKhun || sutMet || sutMa; }
     // Field 3 of the FEN holds first-move rights (files of unmoved pieces).
-    bool has_rights() const { return cambodianMoves || sutras(); }
+    [[nodiscard]] bool has_rights() const { return cambodianMoves || sutras(); }
     // Rules that need the general (slower) move generator in every position; rights
     // switch it on by themselves while they last.
-    bool general_movegen() const { return makpong || firstCheckWins || promotionChoice; }
+    [[nodiscard]] bool general_movegen() const {
+        return makpong || firstCheckWins || promotionChoice;
+    }
+    // "<board> w <rights> - 0 1": the start FEN the board and rights stand for.
+    [[nodiscard]] std::string start_fen() const;
 };
 
 // The variant named `name` (as Fairy-Stockfish spells it), or nullptr.
-const Variant* find_variant(const std::string& name);
-const Variant& default_variant();
+[[nodiscard]] const Variant* find_variant(const std::string& name);
+[[nodiscard]] const Variant& default_variant();
 // Names of every supported variant, default first, for the UCI_Variant combo.
-std::vector<std::string> variant_names();
+[[nodiscard]] std::vector<std::string> variant_names();
 
 // `base` with the sutras switched on as asked, its start position carrying the rights
-// they need. Sutras are makruk house rules: other games are returned unchanged.
-Variant with_sutras(const Variant& base, bool khun, bool met, bool ma);
+// they need. Games without `sutraHouseRules` are returned unchanged.
+[[nodiscard]] Variant with_sutras(const Variant& base, bool khun, bool met, bool ma);
 
 // The FEN letters of the first-move rights a sutra start position holds ("BDEGbdeg"
 // with all three), "-" with none.
-std::string sutra_rights(bool khun, bool met, bool ma);
+[[nodiscard]] std::string sutra_rights(bool khun, bool met, bool ma);
 
 } // namespace khun
