@@ -4,55 +4,70 @@
 #include "khun/tb.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace khun {
-
-namespace {
-
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
-
-std::optional<long long> parse_int(const std::string& s) {
-    if (s.empty() || s.size() > 18) return std::nullopt;
-    size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
-    if (i == s.size()) return std::nullopt;
-    long long v = 0;
-    for (; i < s.size(); ++i) {
-        if (!std::isdigit(static_cast<unsigned char>(s[i]))) return std::nullopt;
-        v = v * 10 + (s[i] - '0');
-    }
-    return s[0] == '-' ? -v : v;
-}
-
-} // namespace
 
 Engine::Engine()
     : base(&default_variant()), active(default_variant()),
       searcher(std::make_unique<search::Searcher>(tt)) {
     Position::init();
-    using T = EngineOption::Type;
-    opts = {
-        {"Threads", T::Spin, "1", 1, 512, {}, ""},
-        {"Hash", T::Spin, "16", 1, 1 << 20, {}, ""},
-        {"Clear Hash", T::Button, "", 0, 0, {}, ""},
-        {"Ponder", T::Check, "false", 0, 0, {}, ""},
-        {"MultiPV", T::Spin, "1", 1, 500, {}, ""},
-        {"Move Overhead", T::Spin, "10", 0, 5000, {}, ""},
-        {"UCI_Chess960", T::Check, "false", 0, 0, {}, ""},
-        {"UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(), ""},
-        // Where the bare-king mate tables are cached; <default> is ~/.cache/khun (or
-        // $XDG_CACHE_HOME/khun), <empty> keeps them in memory only.
-        {"TablebasePath", T::String, "<default>", 0, 0, {}, ""},
-        // The seed's sutras (README "Sutras"): makruk house rules, off by default.
-        {"SutKhun", T::Check, "false", 0, 0, {}, ""},
-        {"SutMet", T::Check, "false", 0, 0, {}, ""},
-        {"SutMa", T::Check, "false", 0, 0, {}, ""},
-    };
-    for (auto& o : opts) o.value = o.defaultValue;
+    add_options();
     set_variant(*base);
+}
+
+// Every option with what a change of it does. The search's own options (Threads,
+// MultiPV, Move Overhead) are read when a search starts.
+void Engine::add_options() {
+    using T = EngineOption::Type;
+    using Change = decltype(EngineOption::onChange);
+    auto add = [this](std::string name, T type, std::string def, long long min, long long max,
+                      std::vector<std::string> vars = {}, Change change = {}) {
+        opts.add({std::move(name), type, std::move(def), min, max, std::move(vars), "",
+                  std::move(change)});
+    };
+    add("Threads", T::Spin, "1", 1, 512, {},
+        [this](const EngineOption&, const std::string&, OptionResult&) { stop_and_wait(); });
+    add("Hash", T::Spin, "16", 1, 1 << 20, {},
+        [this](const EngineOption& o, const std::string&, OptionResult& r) {
+            stop_and_wait();
+            if (!tt.resize(size_t(std::stoll(o.value))))
+                r.error = "cannot allocate " + o.value + " MB for the hash table; keeping " +
+                          std::to_string(tt.size_mb()) + " MB";
+        });
+    add("Clear Hash", T::Button, "", 0, 0, {},
+        [this](const EngineOption&, const std::string&, OptionResult&) {
+            stop_and_wait();
+            tt.clear();
+        });
+    add("Ponder", T::Check, "false", 0, 0);
+    add("MultiPV", T::Spin, "1", 1, 500);
+    add("Move Overhead", T::Spin, "10", 0, 5000);
+    add("UCI_Chess960", T::Check, "false", 0, 0, {},
+        [](const EngineOption& o, const std::string&, OptionResult& r) {
+            if (o.value == "true")
+                r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
+        });
+    add("UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(),
+        [this](const EngineOption& o, const std::string&, OptionResult&) {
+            set_variant(*find_variant(o.value));
+        });
+    // Where the bare-king mate tables are cached; <default> is ~/.cache/khun (or
+    // $XDG_CACHE_HOME/khun), <empty> keeps them in memory only.
+    add("TablebasePath", T::String, "<default>", 0, 0, {},
+        [](const EngineOption& o, const std::string&, OptionResult&) {
+            if (o.value != "<default>") tb::set_cache_dir(o.value == "<empty>" ? "" : o.value);
+        });
+    // The seed's sutras (README "Sutras"): house rules of the games that have them, off
+    // by default. A sutra changes the game: it starts again from its start position.
+    auto sutra = [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
+        stop_and_wait();
+        if (o.value != previous) apply_sutras();
+        if (o.value == "true" && !base->sutraHouseRules)
+            r.note =
+                "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
+    };
+    for (const char* name : {"SutKhun", "SutMet", "SutMa"})
+        add(name, T::Check, "false", 0, 0, {}, sutra);
 }
 
 Engine::~Engine() {
@@ -125,90 +140,6 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
     if (!g) return err;
     game = std::move(g);
     return std::nullopt;
-}
-
-std::string Engine::option(const std::string& name) const {
-    for (auto& o : opts)
-        if (lower(o.name) == lower(name)) return o.value;
-    return "";
-}
-
-OptionResult Engine::set_option(const std::string& name, const std::string& value) {
-    OptionResult r;
-    auto it = std::find_if(opts.begin(), opts.end(),
-                           [&](const EngineOption& o) { return lower(o.name) == lower(name); });
-    if (it == opts.end()) {
-        r.note = "unknown option '" + name + "' ignored";
-        return r;
-    }
-    EngineOption& o = *it;
-    std::string v = value;
-    switch (o.type) {
-    case EngineOption::Type::Spin: {
-        auto n = parse_int(value);
-        if (!n) {
-            r.error = "option '" + o.name + "' needs a number from " + std::to_string(o.min) +
-                      " to " + std::to_string(o.max) + ", not '" + value + "'";
-            return r;
-        }
-        long long c = std::clamp(*n, o.min, o.max);
-        if (c != *n)
-            r.note = "option '" + o.name + "' value " + value + " clamped to " + std::to_string(c);
-        v = std::to_string(c);
-        break;
-    }
-    case EngineOption::Type::Check:
-        v = lower(value);
-        if (v != "true" && v != "false") {
-            r.error = "option '" + o.name + "' needs true or false, not '" + value + "'";
-            return r;
-        }
-        break;
-    case EngineOption::Type::Combo: {
-        auto m = std::find_if(o.vars.begin(), o.vars.end(),
-                              [&](const std::string& x) { return lower(x) == lower(value); });
-        if (m == o.vars.end()) {
-            r.error = "option '" + o.name + "' has no value '" + value + "'";
-            return r;
-        }
-        v = *m;
-        break;
-    }
-    default: break;
-    }
-
-    const bool sutra = o.name == "SutKhun" || o.name == "SutMet" || o.name == "SutMa";
-    if (o.name == "Hash" || o.name == "Clear Hash" || o.name == "Threads" ||
-        o.name == "UCI_Variant" || sutra) {
-        stop();
-        wait();
-    }
-    if (o.name == "Hash") {
-        if (!tt.resize(size_t(std::stoll(v)))) {
-            r.error = "cannot allocate " + v + " MB for the hash table; keeping " +
-                      std::to_string(tt.size_mb()) + " MB";
-            return r;
-        }
-    } else if (o.name == "Clear Hash") {
-        tt.clear();
-    } else if (o.name == "UCI_Variant") {
-        set_variant(*find_variant(v));
-    } else if (sutra) {
-        // A sutra changes the game: it starts again from its start position.
-        const bool changed = o.value != v;
-        o.value = v;
-        if (changed) apply_sutras();
-        if (v == "true" && !base->sutraHouseRules)
-            r.note =
-                "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
-        return r;
-    } else if (o.name == "TablebasePath") {
-        if (v != "<default>") tb::set_cache_dir(v == "<empty>" ? "" : v);
-    } else if (o.name == "UCI_Chess960" && v == "true") {
-        r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
-    }
-    o.value = v;
-    return r;
 }
 
 void Engine::go(search::Limits limits, search::Listener listener) {

@@ -51,15 +51,9 @@ std::optional<long long> seconds_to_ms(const std::string& s) {
     return ms;
 }
 
-const char* option_type_name(EngineOption::Type t) {
-    switch (t) {
-    case EngineOption::Type::Spin: return "spin";
-    case EngineOption::Type::Check: return "check";
-    case EngineOption::Type::Combo: return "combo";
-    case EngineOption::Type::Button: return "button";
-    case EngineOption::Type::String: return "string";
-    }
-    return "string";
+bool clamped(const std::string& s, long long n) {
+    auto exact = number(s, -(1LL << 62), 1LL << 62);
+    return exact && *exact != n;
 }
 
 std::string lower(std::string s) {

@@ -113,12 +113,6 @@ static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
     }
 }
 
-std::string uci_score(Value v) {
-    if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY)
-        return "mate " + std::to_string(v > 0 ? (VALUE_MATE - v + 1) / 2 : -(VALUE_MATE + v) / 2);
-    return "cp " + std::to_string(v);
-}
-
 // One search thread. Its root position is a copy whose state chain continues the game's.
 class Worker {
   public:

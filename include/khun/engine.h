@@ -2,6 +2,7 @@
 // the search control. Dialects only parse text and print replies.
 #pragma once
 
+#include "khun/options.h"
 #include "khun/position.h"
 #include "khun/search.h"
 #include "khun/tt.h"
@@ -16,34 +17,17 @@
 
 namespace khun {
 
-// One engine option as UCI describes it.
-struct EngineOption {
-    enum class Type { Spin, Check, Combo, Button, String };
-    std::string name;
-    Type type;
-    std::string defaultValue;
-    long long min = 0, max = 0;
-    std::vector<std::string> vars;
-    std::string value;
-};
-
-// The outcome of setoption: an error (value ignored), a note (value adjusted), or neither.
-struct OptionResult {
-    std::optional<std::string> error;
-    std::optional<std::string> note;
-};
-
 class Engine {
   public:
     Engine();
     ~Engine();
 
     // The game being played: a variant of variant.h with the sutra options applied.
-    const Variant& variant() const { return active; }
+    [[nodiscard]] const Variant& variant() const { return active; }
     // Switches game; the position becomes that game's start position.
     void set_variant(const Variant& v);
     // The start FEN of the current game (with the sutras' first-move rights).
-    const std::string& start_fen() const { return active.startFen; }
+    [[nodiscard]] const std::string& start_fen() const { return active.startFen; }
 
     // Replaces the position with `fen` (or the variant's start when empty) plus `moves`.
     // On error returns the message and keeps the previous position.
@@ -59,10 +43,12 @@ class Engine {
     // Takes back the last move; false when there is none.
     bool undo();
 
-    // Options
-    const std::vector<EngineOption>& options() const { return opts; }
-    OptionResult set_option(const std::string& name, const std::string& value);
-    std::string option(const std::string& name) const;
+    // Options (options.h); each one's effect is declared where the engine adds it.
+    [[nodiscard]] const std::vector<EngineOption>& options() const { return opts.all(); }
+    OptionResult set_option(const std::string& name, const std::string& value) {
+        return opts.set(name, value);
+    }
+    [[nodiscard]] std::string option(const std::string& name) const { return opts.get(name); }
 
     // Search control. go() returns at once; the listener gets info lines and one bestmove.
     void go(search::Limits limits, search::Listener listener);
@@ -74,7 +60,7 @@ class Engine {
     }
     void ponderhit();
     void wait();
-    bool searching() const { return searcher->searching(); }
+    [[nodiscard]] bool searching() const { return searcher->searching(); }
     void new_game();
 
     // A silent, blocking search of the current position (self-play, tools).
@@ -88,6 +74,11 @@ class Engine {
     uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
 
   private:
+    void add_options();
+    void stop_and_wait() {
+        stop();
+        wait();
+    }
     void apply_sutras();
     void warm_tablebases();
     std::thread tbLoader;
@@ -96,7 +87,7 @@ class Engine {
     const Variant* base; // the game chosen by UCI_Variant
     Variant active;      // `base` with the sutras applied; every Position points here
     std::unique_ptr<Game> game;
-    std::vector<EngineOption> opts;
+    OptionSet opts;
     TranspositionTable tt;
     std::unique_ptr<search::Searcher> searcher;
 };

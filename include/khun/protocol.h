@@ -26,18 +26,20 @@ void read_lines(std::istream& in, Handler handle) {
         if (!handle(line)) return;
 }
 
-// A whole number in [lo, hi]; out-of-range values are clamped, garbage is nullopt.
-std::optional<long long> number(const std::string& s, long long lo, long long hi);
+// The one number parser of every dialect and of the options: a whole number in [lo, hi];
+// out-of-range values are clamped, garbage is nullopt.
+[[nodiscard]] std::optional<long long> number(const std::string& s, long long lo, long long hi);
+// Whether `n`, what number() made of `s`, is not the value `s` says (it was clamped).
+[[nodiscard]] bool clamped(const std::string& s, long long n);
 // A decimal number of seconds ("5", "0.5") in milliseconds, or nullopt.
-std::optional<long long> seconds_to_ms(const std::string& s);
+[[nodiscard]] std::optional<long long> seconds_to_ms(const std::string& s);
 
 // `text` as it may go out to a GUI: bytes outside printable ASCII (an echo of binary
 // input, invalid UTF-8) become "\xNN", and a line over 4096 characters (an echo of a
 // huge token) is cut with "...". Line breaks and what the engine writes itself pass.
-std::string printable(const std::string& text);
+[[nodiscard]] std::string printable(const std::string& text);
 
-const char* option_type_name(EngineOption::Type t);
-std::string lower(std::string s);
+[[nodiscard]] std::string lower(std::string s);
 
 // One line-oriented writer shared by the reading thread and the search thread; what it
 // sends goes through printable().

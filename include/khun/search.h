@@ -52,7 +52,6 @@ struct Info {
 struct Listener {
     std::function<void(const Info&)> info;
     std::function<void(Move best, Move ponder)> bestmove;
-    std::function<void(const std::string&)> message;
     // `info currmove` style progress: depth, move, its number.
     std::function<void(int, Move, int)> currmove;
 };
@@ -110,9 +109,6 @@ class Searcher {
     std::thread* mainThread = nullptr;
     std::atomic<bool> running{false};
 };
-
-// Formats a score the UCI way: "cp 35" or "mate -3".
-std::string uci_score(Value v);
 
 } // namespace search
 

@@ -1,34 +1,27 @@
-// The UCI dialect: reads commands, turns them into Engine calls, prints the replies.
-// Replies from the search thread and from this one go through one locked writer.
+// The UCI dialect: the shared command layer (command.h) in UCI's own notation, plus
+// `debug`, `register` and `bench`.
 #pragma once
 
-#include "khun/engine.h"
+#include "khun/command.h"
 
 #include <iosfwd>
-#include <mutex>
 #include <string>
 
 namespace khun {
 
-class Uci {
+namespace protocol {
+extern const Notation UciNotation;
+}
+
+class Uci : public protocol::Session {
   public:
-    Uci(Engine& engine, std::ostream& out) : engine(engine), out(out) {}
-    // Handles one line; false once the loop should end (quit).
-    bool command(const std::string& line);
-    // Reads lines until quit or end of input.
-    void loop(std::istream& in);
+    Uci(Engine& engine, std::ostream& out) : Session(engine, out, protocol::UciNotation) {}
+
+  protected:
+    bool dialect_command(const std::string& token, std::istringstream& is) override;
 
   private:
-    void cmd_position(std::istringstream& is);
-    void cmd_go(std::istringstream& is);
-    void cmd_setoption(std::istringstream& is);
     void cmd_bench(std::istringstream& is);
-    void error(const std::string& msg);
-    void send(const std::string& text);
-
-    Engine& engine;
-    std::ostream& out;
-    std::mutex outMutex;
 };
 
 } // namespace khun
