@@ -32,6 +32,14 @@ std::vector<std::string> setup_lines(const Variant& v) {
     return out;
 }
 
+// The options CECP sets with commands of its own (memory, cores, variant, ...) or has
+// no use for; the others go out as `feature option`.
+bool own_command(const std::string& option) {
+    for (const char* name : {"Threads", "Hash", "UCI_Variant", "UCI_Chess960", "Ponder", "MultiPV"})
+        if (option == name) return true;
+    return false;
+}
+
 } // namespace
 
 void XBoard::loop(std::istream& in) {
@@ -48,9 +56,7 @@ void XBoard::features() {
          KHUN_VERSION + "\" variants=\"" + vars + "\"");
     // The options CECP has no command of its own for.
     for (const EngineOption& o : engine.options()) {
-        if (o.name == "Threads" || o.name == "Hash" || o.name == "UCI_Variant" ||
-            o.name == "UCI_Chess960" || o.name == "Ponder" || o.name == "MultiPV")
-            continue;
+        if (own_command(o.name)) continue;
         std::string f = "feature option=\"" + o.name + " -";
         switch (o.type) {
         case EngineOption::Type::Spin:
@@ -120,6 +126,15 @@ search::Limits XBoard::game_limits() const {
     return l;
 }
 
+// A line of thinking output: depth, score, time in centiseconds, nodes, the PV.
+void XBoard::thinking(const search::Info& i, const Position& pos) {
+    if (i.pv.empty()) return;
+    std::string s = std::to_string(i.depth) + " " + std::to_string(xboard_score(i.score)) + " " +
+                    std::to_string(i.time / 10) + " " + std::to_string(i.nodes);
+    for (Move m : i.pv) s += " " + to_uci(m, pos);
+    send(s);
+}
+
 void XBoard::think() {
     const Position& pos = engine.position();
     // A finished game (no legal move) gets its result instead of a move. Draws by the
@@ -138,11 +153,7 @@ void XBoard::think() {
     search::Listener l;
     const Position* p = &pos;
     l.info = [this, p](const search::Info& i) {
-        if (i.pv.empty() || !post) return;
-        std::string s = std::to_string(i.depth) + " " + std::to_string(xboard_score(i.score)) +
-                        " " + std::to_string(i.time / 10) + " " + std::to_string(i.nodes);
-        for (Move m : i.pv) s += " " + to_uci(m, *p);
-        send(s);
+        if (post) thinking(i, *p);
     };
     l.bestmove = [this, p](Move best, Move) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -167,13 +178,7 @@ void XBoard::analyze() {
     lim.infinite = true;
     search::Listener l;
     const Position* p = &pos;
-    l.info = [this, p](const search::Info& i) {
-        if (i.pv.empty()) return;
-        std::string s = std::to_string(i.depth) + " " + std::to_string(xboard_score(i.score)) +
-                        " " + std::to_string(i.time / 10) + " " + std::to_string(i.nodes);
-        for (Move m : i.pv) s += " " + to_uci(m, *p);
-        send(s);
-    };
+    l.info = [this, p](const search::Info& i) { thinking(i, *p); };
     l.bestmove = [this](Move, Move) {
         std::lock_guard<std::mutex> lock(mutex);
         searching = Search::None;
@@ -204,7 +209,7 @@ void XBoard::set_variant(const std::string& name) {
     for (const std::string& s : setup_lines(engine.variant())) send(s);
 }
 
-void XBoard::user_move(const std::string& text, bool explicitMove) {
+void XBoard::user_move(const std::string& text) {
     finish_search(true);
     Move m = parse_uci_move(engine.position(), text);
     if (!m) {
@@ -215,7 +220,6 @@ void XBoard::user_move(const std::string& text, bool explicitMove) {
             send("Error (illegal move in force mode): " + text);
         else
             send("Illegal move: " + text);
-        (void)explicitMove;
         return;
     }
     engine.play(m);
@@ -226,8 +230,7 @@ std::optional<long long> XBoard::number(const std::string& what, const std::stri
                                         long long hi) {
     auto n = protocol::number(v, lo, hi);
     // Out of range: say so (CECP comments start with '#') and use the nearest value.
-    auto exact = protocol::number(v, -(1LL << 62), 1LL << 62);
-    if (n && exact && *exact != *n)
+    if (n && protocol::clamped(v, *n))
         send("# " + what + " " + v + " is out of range; using " + std::to_string(*n));
     return n;
 }
@@ -378,7 +381,7 @@ bool XBoard::command(const std::string& line) {
         if (!(is >> m))
             send("Error (usermove needs a move): usermove");
         else
-            user_move(m, true);
+            user_move(m);
     } else if (token == "undo" || token == "remove") {
         finish_search(true);
         for (int i = token == "undo" ? 1 : 2; i > 0; --i)
@@ -433,7 +436,7 @@ bool XBoard::command(const std::string& line) {
             for (std::string l; std::getline(ps, l);) send("# " + l);
         }
     } else if (looks_like_move(token))
-        user_move(token, false);
+        user_move(token);
     else
         send("Error (unknown command): " + token);
     return true;

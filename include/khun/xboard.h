@@ -41,7 +41,8 @@ class XBoard {
     void think();   // a game search for the side to move, or the result if the game is over
     void analyze(); // (re)starts the infinite analysis search
     void after_change();
-    void user_move(const std::string& text, bool explicitMove);
+    void thinking(const search::Info& i, const Position& pos);
+    void user_move(const std::string& text);
     void level(std::istringstream& is);
     // protocol::number() with a note when the value had to be clamped.
     std::optional<long long> number(const std::string& what, const std::string& v, long long lo,
