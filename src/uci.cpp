@@ -12,10 +12,22 @@ namespace {
 std::string same(const std::string& text) { return text; }
 } // namespace
 
-const Notation UciNotation = {
-    "uci", "uciok", "ucinewgame", "",   same, same,  uci_score,
-    same,  'w',     "(none)",     true, true, false, nullptr,
-};
+const Notation UciNotation = [] {
+    Notation n{};
+    n.hello = "uci";
+    n.ok = "uciok";
+    n.newGame = "ucinewgame";
+    n.afterId = "";
+    n.move_out = n.move_in = n.option_name = same;
+    n.score = uci_score;
+    n.whiteLetter = 'w';
+    n.noMove = "(none)";
+    n.tbhits = true;
+    n.searchmoves = true;
+    n.byoyomi = false;
+    n.sfen_to_fen = nullptr;
+    return n;
+}();
 
 } // namespace protocol
 

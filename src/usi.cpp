@@ -95,10 +95,26 @@ std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& err
 
 namespace protocol {
 
-const Notation UsiNotation = {
-    "usi",           "usiok", "usinewgame", "\n",  uci_to_usi, usi_to_uci, usi_score,
-    usi_option_name, 'b',     "resign",     false, false,      true,       sfen_to_fen,
-};
+// UCI's commands with shogi squares, mates in plies, USI_ option names, "b" (sente,
+// who moves first) for White's clock, SFEN positions, and no tbhits.
+const Notation UsiNotation = [] {
+    Notation n{};
+    n.hello = "usi";
+    n.ok = "usiok";
+    n.newGame = "usinewgame";
+    n.afterId = "\n";
+    n.move_out = uci_to_usi;
+    n.move_in = usi_to_uci;
+    n.score = usi_score;
+    n.option_name = usi_option_name;
+    n.whiteLetter = 'b';
+    n.noMove = "resign";
+    n.tbhits = false;
+    n.searchmoves = false;
+    n.byoyomi = true;
+    n.sfen_to_fen = sfen_to_fen;
+    return n;
+}();
 
 } // namespace protocol
 

@@ -10,7 +10,7 @@
 
 namespace khun {
 
-const std::vector<std::string>& bench_positions();
+[[nodiscard]] const std::vector<std::string>& bench_positions();
 
 // Runs the bench and prints the progress lines and totals to `out`; returns nodes.
 uint64_t run_bench(Engine& engine, std::ostream& out, int hashMb, int threads, int depth);
