@@ -35,8 +35,6 @@ class Engine {
                                             const std::vector<std::string>& moves);
     Position& position() { return game->pos; }
     const Position& position() const { return game->pos; }
-    // The moves played since the position was set up.
-    const std::vector<Move>& moves_played() const { return game->moves; }
     // Plays a legal move on the current position (for dialects that send one move at a
     // time); stops a search first.
     void play(Move m);
