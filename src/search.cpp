@@ -5,8 +5,8 @@
 #include "khun/tb.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
-#include <thread>
 
 namespace khun {
 namespace search {
@@ -208,9 +208,25 @@ void Searcher::clear() {
     for (auto& w : workers) w->history.clear();
 }
 
+void Searcher::stop() {
+    {
+        std::lock_guard<std::mutex> lock(releaseMutex);
+        stopFlag = true;
+    }
+    released.notify_all();
+}
+
 void Searcher::ponderhit() {
-    pondering = false;
-    limits.ponder = false;
+    {
+        std::lock_guard<std::mutex> lock(releaseMutex);
+        pondering = false;
+    }
+    released.notify_all();
+}
+
+void Searcher::wait_until_released() {
+    std::unique_lock<std::mutex> lock(releaseMutex);
+    released.wait(lock, [this] { return stopFlag || !(pondering || limits.infinite); });
 }
 
 void Searcher::start(const Position& pos, const Limits& lim, const Options& opts, Listener l) {
@@ -223,23 +239,20 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
     const Color us = pos.side_to_move();
     tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead,
             pos.game_ply());
-    int n = std::max(1, opts.threads);
-    if (int(workers.size()) != n) {
+    const size_t n = size_t(std::max(1, opts.threads));
+    if (workers.size() != n) {
         workers.clear();
-        for (int i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, i));
+        for (size_t i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, int(i)));
     }
+    pool.resize(n);
     for (auto& w : workers) w->setup(pos);
     tt.new_search();
     running = true;
-    mainThread = new std::thread([this] { run_main(); });
+    pool.run(0, [this] { run_main(); });
 }
 
 void Searcher::wait() {
-    if (mainThread) {
-        mainThread->join();
-        delete mainThread;
-        mainThread = nullptr;
-    }
+    if (pool.size()) pool.wait(0);
 }
 
 void Searcher::run_main() {
@@ -250,21 +263,17 @@ void Searcher::run_main() {
         info.depth = 0;
         info.score = main.pos.in_check() || main.pos.lost_by_check() ? -VALUE_MATE : VALUE_DRAW;
         if (listener.info) listener.info(info);
-        while (!stopFlag && (pondering || limits.infinite))
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        wait_until_released();
         running = false;
         if (listener.bestmove) listener.bestmove(Move::none(), Move::none());
         return;
     }
-    std::vector<std::thread> helpers;
     for (size_t i = 1; i < workers.size(); ++i)
-        helpers.emplace_back([this, i] { workers[i]->iterative_deepening(); });
+        pool.run(i, [this, i] { workers[i]->iterative_deepening(); });
     main.iterative_deepening();
-    // UCI: in ponder or infinite mode the move waits until the GUI asks for it.
-    while (!stopFlag && (pondering || limits.infinite))
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    wait_until_released();
     stopFlag = true;
-    for (auto& t : helpers) t.join();
+    for (size_t i = 1; i < workers.size(); ++i) pool.wait(i);
 
     // Lazy SMP: a helper that finished a deeper iteration may know better.
     Worker* best = &main;
