@@ -694,7 +694,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     }
 
     if (!ss->excluded && !(rootNode && pvIdx))
-        searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
+        searcher.tt.store(key, value_to_tt(bestValue, ss->ply),
                           bestValue >= beta                     ? BOUND_LOWER
                           : PvNode && bestValue > originalAlpha ? BOUND_EXACT
                                                                 : BOUND_UPPER,
@@ -778,8 +778,9 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     }
     if (ss->inCheck && bestValue == -VALUE_INFINITE) return mated_in(ss->ply);
 
-    searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
+    searcher.tt.store(key, value_to_tt(bestValue, ss->ply),
                       bestValue >= beta ? BOUND_LOWER : BOUND_UPPER, -1, bestMove, rawEval);
+    assert(-VALUE_INFINITE < bestValue && bestValue < VALUE_INFINITE);
     return bestValue;
 }
 
