@@ -2,6 +2,7 @@
 
 #include "khun/evaluate.h"
 #include "khun/movegen.h"
+#include "khun/search_params.h"
 #include "khun/tb.h"
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 
 namespace khun {
 namespace search {
+
+using namespace params;
 
 namespace {
 
@@ -20,7 +23,8 @@ struct ReductionInit {
     ReductionInit() {
         for (int d = 1; d < MAX_PLY; ++d)
             for (int m = 1; m < MAX_MOVES; ++m)
-                Reductions[d][m] = int(0.6 + std::log(double(d)) * std::log(double(m)) / 2.1);
+                Reductions[d][m] =
+                    int(LmrBase + std::log(double(d)) * std::log(double(m)) / LmrDivisor);
     }
 } reductionInit;
 
@@ -56,7 +60,9 @@ int pawn_index(const Position& pos) {
     return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
 }
 
-int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
+[[nodiscard]] int stat_bonus(int depth) {
+    return std::min(StatBonusQuad * depth * depth + StatBonusLinear * depth, StatBonusMax);
+}
 
 } // namespace
 
@@ -308,9 +314,6 @@ void Worker::iterative_deepening() {
     const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
     const Limits& limits = searcher.limits;
     int maxDepth = limits.depth > 0 ? std::min(limits.depth, MAX_PLY - 10) : MAX_PLY - 10;
-    Move lastBest = Move::none();
-    int stableIterations = 0;
-    Value lastScore = -VALUE_INFINITE;
     uint64_t lastIterationNodes = ~uint64_t(0), nodesBefore = 0;
 
     for (rootDepth = 1; rootDepth <= maxDepth && !searcher.stopFlag; ++rootDepth) {
@@ -321,8 +324,8 @@ void Worker::iterative_deepening() {
         for (pvIdx = 0; pvIdx < multiPV && !searcher.stopFlag; ++pvIdx) {
             selDepth = 0;
             Value prev = rootMoves[pvIdx].prevScore;
-            Value delta = 20, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
-            if (rootDepth >= 4 && prev > -VALUE_INFINITE && !is_mate_score(prev)) {
+            Value delta = AspirationDelta, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (rootDepth >= AspirationMinDepth && prev > -VALUE_INFINITE && !is_mate_score(prev)) {
                 alpha = std::max(prev - delta, -VALUE_INFINITE);
                 beta = std::min(prev + delta, VALUE_INFINITE);
             }
@@ -330,7 +333,7 @@ void Worker::iterative_deepening() {
                 Value v = search<true>(ss, alpha, beta, rootDepth, false);
                 std::stable_sort(rootMoves.begin() + pvIdx, rootMoves.end());
                 if (searcher.stopFlag) break;
-                if (main() && (v <= alpha || v >= beta) && searcher.tm.elapsed() > 3000)
+                if (main() && (v <= alpha || v >= beta) && searcher.tm.elapsed() > VerboseAfterMs)
                     report(rootDepth, alpha, beta);
                 if (v <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -339,13 +342,13 @@ void Worker::iterative_deepening() {
                     beta = std::min(v + delta, VALUE_INFINITE);
                 } else
                     break;
-                delta += delta / 2 + 5;
-                if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+                delta += delta / 2 + AspirationGrowth;
+                if (delta > AspirationMaxDelta) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
             }
             std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIdx + 1);
             if (main() &&
                 (!searcher.stopFlag || (rootDepth == 1 && rootMoves[0].score != -VALUE_INFINITE)) &&
-                (pvIdx + 1 == multiPV || searcher.tm.elapsed() > 3000))
+                (pvIdx + 1 == multiPV || searcher.tm.elapsed() > VerboseAfterMs))
                 report(rootDepth, -VALUE_INFINITE, VALUE_INFINITE);
         }
         if (!searcher.stopFlag) completedDepth = rootDepth;
@@ -370,12 +373,7 @@ void Worker::iterative_deepening() {
         // Soft time limit: stop early when the best move has been stable.
         if (limits.use_time(pos.side_to_move()) && !searcher.pondering && !limits.infinite &&
             !limits.movetime) {
-            stableIterations = rootMoves[0].pv[0] == lastBest ? stableIterations + 1 : 0;
-            lastBest = rootMoves[0].pv[0];
-            double factor = stableIterations >= 4 ? 0.8 : stableIterations >= 2 ? 1.1 : 1.6;
-            if (lastScore != -VALUE_INFINITE && score < lastScore - 30) factor *= 1.4;
-            lastScore = score;
-            if (searcher.tm.elapsed() > searcher.tm.optimum * factor || rootMoves.size() == 1)
+            if (searcher.tm.iteration_done(rootMoves[0].pv[0], score) || rootMoves.size() == 1)
                 searcher.stopFlag = true;
         }
     }
@@ -415,7 +413,8 @@ void Worker::report(int depth, Value alpha, Value beta) {
 void Worker::check_time() {
     if (--callsCnt > 0) return;
     const Limits& limits = searcher.limits;
-    callsCnt = limits.nodes ? int(std::min<uint64_t>(512, limits.nodes / 1024 + 1)) : 512;
+    callsCnt = limits.nodes ? int(std::min<uint64_t>(TimeCheckNodes, limits.nodes / 1024 + 1))
+                            : TimeCheckNodes;
     if (rootDepth <= 1 && completedDepth == 0) return; // always finish depth 1
     if (searcher.pondering) return;
     const TimePoint elapsed = searcher.tm.elapsed();
@@ -487,16 +486,18 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
 
     if (!PvNode && !ss->inCheck && !ss->excluded) {
         // Reverse futility pruning.
-        if (depth < 8 && eval - (90 - 30 * improving) * depth >= beta &&
+        if (depth < RfpMaxDepth &&
+            eval - (RfpMargin - RfpImprovingMargin * improving) * depth >= beta &&
             eval < VALUE_MATE_IN_MAX_PLY && !is_mate_score(beta))
             return eval;
 
         // Null move pruning, with verification at high depth (Makruk endings are full of
         // zugzwang).
-        if (eval >= beta && ss->staticEval >= beta - 20 * depth && hasPieces &&
-            (ss - 1)->currentMove != Move::null() && depth >= 3 && !pos.count_limit() &&
+        if (eval >= beta && ss->staticEval >= beta - NmpEvalMargin * depth && hasPieces &&
+            (ss - 1)->currentMove != Move::null() && depth >= NmpMinDepth && !pos.count_limit() &&
             beta > VALUE_MATED_IN_MAX_PLY) {
-            int R = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+            int R = NmpBase + depth / NmpDepthDivisor +
+                    std::min((eval - beta) / NmpEvalDivisor, NmpEvalMax);
             ss->currentMove = Move::null();
             ss->movedPiece = NO_PIECE;
             ss->contHist = &history.continuation[NO_PIECE][0];
@@ -504,7 +505,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - R, !cutNode);
             pos.undo_null_move();
             if (v >= beta && v < VALUE_MATE_IN_MAX_PLY) {
-                if (depth < 12) return v;
+                if (depth < NmpVerifyDepth) return v;
                 Value w = search<false>(ss, beta - 1, beta, depth - R, false);
                 if (w >= beta) return v;
             }
@@ -512,7 +513,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     }
 
     // Internal iterative reduction: no TT move in a PV or cut node, search shallower.
-    if ((PvNode || cutNode) && depth >= 6 && !ttMove) depth -= 1;
+    if ((PvNode || cutNode) && depth >= IirMinDepth && !ttMove) depth -= 1;
 
     const Move counter = (ss - 1)->currentMove && (ss - 1)->movedPiece
                              ? history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()]
@@ -535,7 +536,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             continue;
         ++moveCount;
         ss->moveCount = moveCount;
-        if (rootNode && main() && searcher.listener.currmove && searcher.tm.elapsed() > 3000)
+        if (rootNode && main() && searcher.listener.currmove &&
+            searcher.tm.elapsed() > VerboseAfterMs)
             searcher.listener.currmove(depth, m, moveCount + pvIdx);
 
         const bool capture = pos.is_capture(m);
@@ -546,7 +548,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasPieces) {
             if (quiet && !givesCheck) {
                 // Late move pruning.
-                if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) {
+                if (moveCount > LmpBase + depth * depth / (improving ? 1 : 2)) {
                     mp.skip_quiets(pos);
                     continue;
                 }
@@ -557,36 +559,40 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 int lmrDepth =
                     depth - 1 -
                     Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
-                if (lmrDepth < 5 && ch < -3000 * depth) continue;
+                if (lmrDepth < ContHistMaxDepth && ch < ContHistMargin * depth) continue;
                 // Futility and SEE pruning at the depth LMR would search the move to,
                 // deeper for moves with a good history.
-                lmrDepth = std::max(lmrDepth + (ch + 2 * history.get(us, m)) / 8000, 0);
-                if (!ss->inCheck && lmrDepth < 8 && ss->staticEval + 100 + 110 * lmrDepth <= alpha)
+                lmrDepth =
+                    std::max(lmrDepth + (ch + 2 * history.get(us, m)) / PruneHistoryDivisor, 0);
+                if (!ss->inCheck && lmrDepth < FutilityMaxDepth &&
+                    ss->staticEval + FutilityBase + FutilityMargin * lmrDepth <= alpha)
                     continue;
-                if (!see_ge(pos, m, -25 * lmrDepth * lmrDepth)) continue;
-            } else if (depth < 7 && !see_ge(pos, m, -120 * depth))
+                if (!see_ge(pos, m, QuietSeeMargin * lmrDepth * lmrDepth)) continue;
+            } else if (depth < CaptureSeeMaxDepth && !see_ge(pos, m, CaptureSeeMargin * depth))
                 continue;
         }
 
         // Singular extension: the TT move is searched deeper when every other move falls
         // well short of its value; when others reach beta too, the node cuts at once.
         int extension = 0;
-        if (!rootNode && m == ttMove && !ss->excluded && depth >= 8 && ttHit &&
+        if (!rootNode && m == ttMove && !ss->excluded && depth >= SingularMinDepth && ttHit &&
             ttValue != VALUE_NONE && !is_mate_score(ttValue) && (tte.bound & BOUND_LOWER) &&
-            tte.depth >= depth - 3) {
-            const Value singularBeta = ttValue - 2 * depth;
+            tte.depth >= depth - SingularTTDepthSlack) {
+            const Value singularBeta = ttValue - SingularMargin * depth;
             ss->excluded = m;
             const Value v =
                 search<false>(ss, singularBeta - 1, singularBeta, (depth - 1) / 2, cutNode);
             ss->excluded = Move::none();
             ss->moveCount = moveCount;
             if (v < singularBeta)
-                extension = !PvNode && v < singularBeta - 20 && ss->ply < rootDepth ? 2 : 1;
+                extension =
+                    !PvNode && v < singularBeta - DoubleExtensionMargin && ss->ply < rootDepth ? 2
+                                                                                               : 1;
             else if (singularBeta >= beta)
                 return singularBeta; // multi-cut
             else if (ttValue >= beta)
                 extension = -1;
-        } else if (givesCheck && depth < 12 && see_ge(pos, m, 0))
+        } else if (givesCheck && depth < CheckExtensionMaxDepth && see_ge(pos, m, 0))
             extension = 1; // check extension, for checks that do not lose material
         int newDepth = depth - 1 + extension;
 
@@ -603,7 +609,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         if (depth >= 2 && moveCount > 1 + rootNode && (quiet || cutNode)) {
             int r = Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
             r += !PvNode + cutNode - improving;
-            if (quiet) r -= std::clamp(quietHist / 6000, -2, 2);
+            if (quiet)
+                r -= std::clamp(quietHist / LmrHistoryDivisor, -LmrHistoryMaxPlies,
+                                LmrHistoryMaxPlies);
             if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
             if (ss->inCheck || givesCheck) r -= 1;
             int d = std::clamp(newDepth - std::max(r, 0), 1, newDepth);
@@ -663,11 +671,11 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         auto quiet_update = [&](Move m, int b) {
             const Piece pc = pos.piece_on(m.from());
             history.update(us, m, b);
-            history_update<16384>((*(ss - 1)->contHist)[pc][m.to()], b);
-            history_update<16384>((*(ss - 2)->contHist)[pc][m.to()], b);
+            history_update<ContHistLimit>((*(ss - 1)->contHist)[pc][m.to()], b);
+            history_update<ContHistLimit>((*(ss - 2)->contHist)[pc][m.to()], b);
         };
         auto capture_update = [&](Move m, int b) {
-            history_update<8192>(
+            history_update<CaptureHistLimit>(
                 history.capture[pos.piece_on(m.from())][m.to()][type_of(pos.piece_on(m.to()))], b);
         };
         if (!pos.is_capture(bestMove) && !bestMove.is_promotion()) {
@@ -689,8 +697,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         !(bestMove && pos.is_capture(bestMove)) &&
         !(bestValue >= beta && bestValue <= ss->staticEval) &&
         !(!bestMove && bestValue >= ss->staticEval) && !is_mate_score(bestValue)) {
-        const int bonus = std::clamp((bestValue - ss->staticEval) * depth / 8, -256, 256);
-        history_update<1024>(history.correction[us][pawn_index(pos)], bonus);
+        const int bonus = std::clamp((bestValue - ss->staticEval) * depth / CorrectionDepthDivisor,
+                                     -CorrectionMaxBonus, CorrectionMaxBonus);
+        history_update<CorrectionLimit>(history.correction[us][pawn_index(pos)], bonus);
     }
 
     if (!ss->excluded && !(rootNode && pvIdx))
@@ -741,7 +750,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         ss->staticEval = bestValue = corrected(rawEval, pos.side_to_move());
         if (bestValue >= beta) return bestValue;
         if (bestValue > alpha) alpha = bestValue;
-        futilityBase = bestValue + 150;
+        futilityBase = bestValue + QsFutilityMargin;
     }
 
     MovePicker mp(pos, ttHit ? tte.move : Move::none(), history);
@@ -757,7 +766,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             if (!see_ge(pos, m, 0)) continue;
         }
         // Deep in quiescence only captures of the last mover's piece matter.
-        if (depth < -6 && !ss->inCheck && m.to() != pos.last_move().to() && !m.is_promotion())
+        if (depth < QsRecaptureDepth && !ss->inCheck && m.to() != pos.last_move().to() &&
+            !m.is_promotion())
             continue;
         ss->currentMove = m;
         ss->movedPiece = pos.piece_on(m.from());
