@@ -166,8 +166,17 @@ class Worker {
     Value search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode);
     template <bool PvNode>
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
+    // What search and quiescence do first at every node; see enter_node.
+    struct NodeEntry {
+        Key key;
+        TTData tte;
+        bool ttHit;
+        Value ttValue; // from the node's point of view, VALUE_NONE without one
+    };
+    template <bool PvNode, bool Qs>
+    [[nodiscard]] Value enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e);
     void check_time();
-    bool main() const { return id == 0; }
+    [[nodiscard]] bool main() const { return id == 0; }
     // Plays m in the search: fetches the child's TT entry early and counts the node (only
     // this thread writes its count: a plain store, not a locked add).
     void make_move(Move m, StateInfo& st) {
@@ -425,20 +434,20 @@ void Worker::check_time() {
         searcher.stopFlag = true;
 }
 
-template <bool PvNode>
-Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode) {
-    const bool rootNode = PvNode && ss->ply == 0;
-    if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta);
-
-    Move pv[MAX_PLY + 1];
-    const Color us = pos.side_to_move();
-    ss->inCheck = pos.in_check();
-    ss->moveCount = 0;
-    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
-    (ss + 1)->excluded = Move::none();
-
+// The entry checks search and quiescence share: the clock, a lost or drawn position, the
+// ply limit, the tables, mate distance pruning (not in quiescence, which searches no
+// mates), and the TT (`depth` is what its entry must reach to cut; quiescence's entries
+// are -1). Returns the node's value when one of them settles it, else VALUE_NONE with
+// the TT's view of the node in `e`.
+template <bool PvNode, bool Qs>
+Value Worker::enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e) {
+    assert(-VALUE_INFINITE <= alpha && alpha < beta && beta <= VALUE_INFINITE);
+    assert(PvNode || alpha + 1 == beta);
+    assert(0 <= ss->ply && ss->ply < MAX_PLY);
+    const bool rootNode = !Qs && PvNode && ss->ply == 0;
     if (main()) check_time();
     if (PvNode && selDepth < ss->ply + 1) selDepth = ss->ply + 1;
+    ss->inCheck = pos.in_check();
 
     if (!rootNode) {
         if (pos.lost_by_check()) return mated_in(ss->ply); // karouk: checked is lost
@@ -446,26 +455,51 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             eval::dead_draw(pos))
             return draw_value(nodes);
         if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+        // Karouk: standing pat ignores a check that would win at once.
+        if (Qs && pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
+            return mate_in(ss->ply + 1);
         if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
             tbHits.fetch_add(1, std::memory_order_relaxed);
             return v;
         }
-        // Mate distance pruning: no line here can beat a mate already found nearer.
-        alpha = std::max(mated_in(ss->ply), alpha);
-        beta = std::min(mate_in(ss->ply + 1), beta);
-        if (alpha >= beta) return alpha;
+        if (!Qs) {
+            // Mate distance pruning: no line here can beat a mate already found nearer.
+            alpha = std::max(mated_in(ss->ply), alpha);
+            beta = std::min(mate_in(ss->ply + 1), beta);
+            if (alpha >= beta) return alpha;
+        }
     }
 
-    // Transposition table.
-    const Key key = pos.search_key();
-    TTData tte{};
-    const bool ttHit = !ss->excluded && searcher.tt.probe(key, tte);
-    const Value ttValue = ttHit ? value_from_tt(tte.value, ss->ply) : VALUE_NONE;
+    e.key = pos.search_key();
+    e.tte = TTData{};
+    e.ttHit = !ss->excluded && searcher.tt.probe(e.key, e.tte);
+    e.ttValue = e.ttHit ? value_from_tt(e.tte.value, ss->ply) : VALUE_NONE;
+    if (!PvNode && e.ttHit && e.tte.depth >= depth && e.ttValue != VALUE_NONE &&
+        (e.tte.bound & (e.ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return e.ttValue;
+    return VALUE_NONE;
+}
+
+template <bool PvNode>
+Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode) {
+    const bool rootNode = PvNode && ss->ply == 0;
+    if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta);
+    assert(depth < MAX_PLY + 64);
+    assert(!PvNode || ss->pv);
+
+    Move pv[MAX_PLY + 1];
+    const Color us = pos.side_to_move();
+    ss->moveCount = 0;
+    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
+    (ss + 1)->excluded = Move::none();
+
+    NodeEntry e;
+    if (Value v = enter_node<PvNode, false>(ss, alpha, beta, depth, e); v != VALUE_NONE) return v;
+    const Key key = e.key;
+    const TTData& tte = e.tte;
+    const bool ttHit = e.ttHit;
+    const Value ttValue = e.ttValue;
     Move ttMove = rootNode ? rootMoves[pvIdx].pv[0] : ttHit ? tte.move : Move::none();
-    if (!PvNode && ttHit && tte.depth >= depth && ttValue != VALUE_NONE &&
-        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER))) {
-        return ttValue;
-    }
 
     // Static evaluation.
     Value eval, rawEval = VALUE_NONE;
@@ -717,29 +751,12 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     if (PvNode) {
         (ss + 1)->pv = pv;
         ss->pv[0] = Move::none();
-        if (selDepth < ss->ply + 1) selDepth = ss->ply + 1;
     }
-    if (main()) check_time();
-    ss->inCheck = pos.in_check();
-
-    if (pos.lost_by_check()) return mated_in(ss->ply);
-    if (pos.is_draw(ss->ply) || eval::dead_draw(pos)) return draw_value(nodes);
-    if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
-    // Karouk: standing pat ignores a check that would win at once.
-    if (pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
-        return mate_in(ss->ply + 1);
-    if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
-        tbHits.fetch_add(1, std::memory_order_relaxed);
-        return v;
-    }
-
-    const Key key = pos.search_key();
-    TTData tte{};
-    const bool ttHit = searcher.tt.probe(key, tte);
-    const Value ttValue = ttHit ? value_from_tt(tte.value, ss->ply) : VALUE_NONE;
-    if (!PvNode && ttHit && ttValue != VALUE_NONE && tte.depth >= -1 &&
-        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
-        return ttValue;
+    NodeEntry e;
+    if (Value v = enter_node<PvNode, true>(ss, alpha, beta, -1, e); v != VALUE_NONE) return v;
+    const Key key = e.key;
+    const TTData& tte = e.tte;
+    const bool ttHit = e.ttHit;
 
     Value bestValue, futilityBase, rawEval = VALUE_NONE;
     if (ss->inCheck) {
