@@ -43,9 +43,9 @@ struct Stack {
 
 constexpr int StackOffset = 4;
 
-Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
+[[nodiscard]] Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
 
-bool is_mate_score(Value v) {
+[[nodiscard]] bool is_mate_score(Value v) {
     return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
 }
 
@@ -56,7 +56,7 @@ void update_pv(Move* pv, Move m, const Move* childPv) {
     *pv = Move::none();
 }
 
-int pawn_index(const Position& pos) {
+[[nodiscard]] int pawn_index(const Position& pos) {
     return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
 }
 
@@ -68,7 +68,7 @@ int pawn_index(const Position& pos) {
 
 // The exact value of a bare-king ending from the tables, under the running count;
 // VALUE_NONE when the tables do not answer (not covered, or not loaded yet).
-static Value tb_value(const Position& pos, int ply) {
+[[nodiscard]] static Value tb_value(const Position& pos, int ply) {
     // Pawnless first: the common case costs one test. The tables hold makruk's rules.
     if (pos.pieces(PAWN) || pos.variant().name != "makruk") return VALUE_NONE;
     auto p = tb::probe(pos, false);
@@ -187,10 +187,10 @@ class Worker {
     // The static evaluation moved by what the correction history learned. Not without
     // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
     // pawnless position would share one entry.
-    Value corrected(Value v, Color us) const {
+    [[nodiscard]] Value corrected(Value v, Color us) const {
         if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
         const int cv = history.correction[us][pawn_index(pos)];
-        return std::clamp(v + cv * std::abs(cv) / 11175, VALUE_MATED_IN_MAX_PLY + 1,
+        return std::clamp(v + cv * std::abs(cv) / CorrectionScale, VALUE_MATED_IN_MAX_PLY + 1,
                           VALUE_MATE_IN_MAX_PLY - 1);
     }
 
@@ -742,11 +742,14 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                           : PvNode && bestValue > originalAlpha ? BOUND_EXACT
                                                                 : BOUND_UPPER,
                           depth, bestMove, rawEval);
+    assert(-VALUE_INFINITE < bestValue && bestValue < VALUE_INFINITE);
     return bestValue;
 }
 
 template <bool PvNode>
 Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
+    assert(depth <= 0);
+    assert(!PvNode || ss->pv);
     Move pv[MAX_PLY + 1];
     if (PvNode) {
         (ss + 1)->pv = pv;
