@@ -2,14 +2,17 @@
 
 #include "khun/evaluate.h"
 #include "khun/movegen.h"
+#include "khun/search_params.h"
 #include "khun/tb.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
-#include <thread>
 
 namespace khun {
 namespace search {
+
+using namespace params;
 
 namespace {
 
@@ -20,7 +23,8 @@ struct ReductionInit {
     ReductionInit() {
         for (int d = 1; d < MAX_PLY; ++d)
             for (int m = 1; m < MAX_MOVES; ++m)
-                Reductions[d][m] = int(0.6 + std::log(double(d)) * std::log(double(m)) / 2.1);
+                Reductions[d][m] =
+                    int(LmrBase + std::log(double(d)) * std::log(double(m)) / LmrDivisor);
     }
 } reductionInit;
 
@@ -39,9 +43,9 @@ struct Stack {
 
 constexpr int StackOffset = 4;
 
-Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
+[[nodiscard]] Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
 
-bool is_mate_score(Value v) {
+[[nodiscard]] bool is_mate_score(Value v) {
     return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
 }
 
@@ -52,17 +56,19 @@ void update_pv(Move* pv, Move m, const Move* childPv) {
     *pv = Move::none();
 }
 
-int pawn_index(const Position& pos) {
+[[nodiscard]] int pawn_index(const Position& pos) {
     return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
 }
 
-int stat_bonus(int depth) { return std::min(16 * depth * depth + 32 * depth, 1600); }
+[[nodiscard]] int stat_bonus(int depth) {
+    return std::min(StatBonusQuad * depth * depth + StatBonusLinear * depth, StatBonusMax);
+}
 
 } // namespace
 
 // The exact value of a bare-king ending from the tables, under the running count;
 // VALUE_NONE when the tables do not answer (not covered, or not loaded yet).
-static Value tb_value(const Position& pos, int ply) {
+[[nodiscard]] static Value tb_value(const Position& pos, int ply) {
     // Pawnless first: the common case costs one test. The tables hold makruk's rules.
     if (pos.pieces(PAWN) || !pos.variant().bareKingTables) return VALUE_NONE;
     auto p = tb::probe(pos, false);
@@ -154,8 +160,17 @@ class Worker {
     Value search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode);
     template <bool PvNode>
     Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
+    // What search and quiescence do first at every node; see enter_node.
+    struct NodeEntry {
+        Key key;
+        TTData tte;
+        bool ttHit;
+        Value ttValue; // from the node's point of view, VALUE_NONE without one
+    };
+    template <bool PvNode, bool Qs>
+    [[nodiscard]] Value enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e);
     void check_time();
-    bool main() const { return id == 0; }
+    [[nodiscard]] bool main() const { return id == 0; }
     // Plays m in the search: fetches the child's TT entry early and counts the node (only
     // this thread writes its count: a plain store, not a locked add).
     void make_move(Move m, StateInfo& st) {
@@ -166,10 +181,10 @@ class Worker {
     // The static evaluation moved by what the correction history learned. Not without
     // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
     // pawnless position would share one entry.
-    Value corrected(Value v, Color us) const {
+    [[nodiscard]] Value corrected(Value v, Color us) const {
         if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
         const int cv = history.correction[us][pawn_index(pos)];
-        return std::clamp(v + cv * std::abs(cv) / 11175, VALUE_MATED_IN_MAX_PLY + 1,
+        return std::clamp(v + cv * std::abs(cv) / CorrectionScale, VALUE_MATED_IN_MAX_PLY + 1,
                           VALUE_MATE_IN_MAX_PLY - 1);
     }
 
@@ -202,9 +217,25 @@ void Searcher::clear() {
     for (auto& w : workers) w->history.clear();
 }
 
+void Searcher::stop() {
+    {
+        std::lock_guard<std::mutex> lock(releaseMutex);
+        stopFlag = true;
+    }
+    released.notify_all();
+}
+
 void Searcher::ponderhit() {
-    pondering = false;
-    limits.ponder = false;
+    {
+        std::lock_guard<std::mutex> lock(releaseMutex);
+        pondering = false;
+    }
+    released.notify_all();
+}
+
+void Searcher::wait_until_released() {
+    std::unique_lock<std::mutex> lock(releaseMutex);
+    released.wait(lock, [this] { return stopFlag || !(pondering || limits.infinite); });
 }
 
 void Searcher::start(const Position& pos, const Limits& lim, const Options& opts, Listener l) {
@@ -217,23 +248,20 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
     const Color us = pos.side_to_move();
     tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead,
             pos.game_ply());
-    int n = std::max(1, opts.threads);
-    if (int(workers.size()) != n) {
+    const size_t n = size_t(std::max(1, opts.threads));
+    if (workers.size() != n) {
         workers.clear();
-        for (int i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, i));
+        for (size_t i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, int(i)));
     }
+    pool.resize(n);
     for (auto& w : workers) w->setup(pos);
     tt.new_search();
     running = true;
-    mainThread = new std::thread([this] { run_main(); });
+    pool.run(0, [this] { run_main(); });
 }
 
 void Searcher::wait() {
-    if (mainThread) {
-        mainThread->join();
-        delete mainThread;
-        mainThread = nullptr;
-    }
+    if (pool.size()) pool.wait(0);
 }
 
 void Searcher::run_main() {
@@ -244,21 +272,17 @@ void Searcher::run_main() {
         info.depth = 0;
         info.score = main.pos.in_check() || main.pos.lost_by_check() ? -VALUE_MATE : VALUE_DRAW;
         if (listener.info) listener.info(info);
-        while (!stopFlag && (pondering || limits.infinite))
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        wait_until_released();
         running = false;
         if (listener.bestmove) listener.bestmove(Move::none(), Move::none());
         return;
     }
-    std::vector<std::thread> helpers;
     for (size_t i = 1; i < workers.size(); ++i)
-        helpers.emplace_back([this, i] { workers[i]->iterative_deepening(); });
+        pool.run(i, [this, i] { workers[i]->iterative_deepening(); });
     main.iterative_deepening();
-    // UCI: in ponder or infinite mode the move waits until the GUI asks for it.
-    while (!stopFlag && (pondering || limits.infinite))
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    wait_until_released();
     stopFlag = true;
-    for (auto& t : helpers) t.join();
+    for (size_t i = 1; i < workers.size(); ++i) pool.wait(i);
 
     // Lazy SMP: a helper that finished a deeper iteration may know better.
     Worker* best = &main;
@@ -293,9 +317,6 @@ void Worker::iterative_deepening() {
     const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
     const Limits& limits = searcher.limits;
     int maxDepth = limits.depth > 0 ? std::min(limits.depth, MAX_PLY - 10) : MAX_PLY - 10;
-    Move lastBest = Move::none();
-    int stableIterations = 0;
-    Value lastScore = -VALUE_INFINITE;
     uint64_t lastIterationNodes = ~uint64_t(0), nodesBefore = 0;
 
     for (rootDepth = 1; rootDepth <= maxDepth && !searcher.stopFlag; ++rootDepth) {
@@ -306,8 +327,8 @@ void Worker::iterative_deepening() {
         for (pvIdx = 0; pvIdx < multiPV && !searcher.stopFlag; ++pvIdx) {
             selDepth = 0;
             Value prev = rootMoves[pvIdx].prevScore;
-            Value delta = 20, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
-            if (rootDepth >= 4 && prev > -VALUE_INFINITE && !is_mate_score(prev)) {
+            Value delta = AspirationDelta, alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (rootDepth >= AspirationMinDepth && prev > -VALUE_INFINITE && !is_mate_score(prev)) {
                 alpha = std::max(prev - delta, -VALUE_INFINITE);
                 beta = std::min(prev + delta, VALUE_INFINITE);
             }
@@ -315,7 +336,7 @@ void Worker::iterative_deepening() {
                 Value v = search<true>(ss, alpha, beta, rootDepth, false);
                 std::stable_sort(rootMoves.begin() + pvIdx, rootMoves.end());
                 if (searcher.stopFlag) break;
-                if (main() && (v <= alpha || v >= beta) && searcher.tm.elapsed() > 3000)
+                if (main() && (v <= alpha || v >= beta) && searcher.tm.elapsed() > VerboseAfterMs)
                     report(rootDepth, alpha, beta);
                 if (v <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -324,13 +345,13 @@ void Worker::iterative_deepening() {
                     beta = std::min(v + delta, VALUE_INFINITE);
                 } else
                     break;
-                delta += delta / 2 + 5;
-                if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+                delta += delta / 2 + AspirationGrowth;
+                if (delta > AspirationMaxDelta) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
             }
             std::stable_sort(rootMoves.begin(), rootMoves.begin() + pvIdx + 1);
             if (main() &&
                 (!searcher.stopFlag || (rootDepth == 1 && rootMoves[0].score != -VALUE_INFINITE)) &&
-                (pvIdx + 1 == multiPV || searcher.tm.elapsed() > 3000))
+                (pvIdx + 1 == multiPV || searcher.tm.elapsed() > VerboseAfterMs))
                 report(rootDepth, -VALUE_INFINITE, VALUE_INFINITE);
         }
         if (!searcher.stopFlag) completedDepth = rootDepth;
@@ -355,12 +376,7 @@ void Worker::iterative_deepening() {
         // Soft time limit: stop early when the best move has been stable.
         if (limits.use_time(pos.side_to_move()) && !searcher.pondering && !limits.infinite &&
             !limits.movetime) {
-            stableIterations = rootMoves[0].pv[0] == lastBest ? stableIterations + 1 : 0;
-            lastBest = rootMoves[0].pv[0];
-            double factor = stableIterations >= 4 ? 0.8 : stableIterations >= 2 ? 1.1 : 1.6;
-            if (lastScore != -VALUE_INFINITE && score < lastScore - 30) factor *= 1.4;
-            lastScore = score;
-            if (searcher.tm.elapsed() > searcher.tm.optimum * factor || rootMoves.size() == 1)
+            if (searcher.tm.iteration_done(rootMoves[0].pv[0], score) || rootMoves.size() == 1)
                 searcher.stopFlag = true;
         }
     }
@@ -400,7 +416,8 @@ void Worker::report(int depth, Value alpha, Value beta) {
 void Worker::check_time() {
     if (--callsCnt > 0) return;
     const Limits& limits = searcher.limits;
-    callsCnt = limits.nodes ? int(std::min<uint64_t>(512, limits.nodes / 1024 + 1)) : 512;
+    callsCnt = limits.nodes ? int(std::min<uint64_t>(TimeCheckNodes, limits.nodes / 1024 + 1))
+                            : TimeCheckNodes;
     if (rootDepth <= 1 && completedDepth == 0) return; // always finish depth 1
     if (searcher.pondering) return;
     const TimePoint elapsed = searcher.tm.elapsed();
@@ -411,20 +428,20 @@ void Worker::check_time() {
         searcher.stopFlag = true;
 }
 
-template <bool PvNode>
-Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode) {
-    const bool rootNode = PvNode && ss->ply == 0;
-    if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta);
-
-    Move pv[MAX_PLY + 1];
-    const Color us = pos.side_to_move();
-    ss->inCheck = pos.in_check();
-    ss->moveCount = 0;
-    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
-    (ss + 1)->excluded = Move::none();
-
+// The entry checks search and quiescence share: the clock, a lost or drawn position, the
+// ply limit, the tables, mate distance pruning (not in quiescence, which searches no
+// mates), and the TT (`depth` is what its entry must reach to cut; quiescence's entries
+// are -1). Returns the node's value when one of them settles it, else VALUE_NONE with
+// the TT's view of the node in `e`.
+template <bool PvNode, bool Qs>
+Value Worker::enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e) {
+    assert(-VALUE_INFINITE <= alpha && alpha < beta && beta <= VALUE_INFINITE);
+    assert(PvNode || alpha + 1 == beta);
+    assert(0 <= ss->ply && ss->ply < MAX_PLY);
+    const bool rootNode = !Qs && PvNode && ss->ply == 0;
     if (main()) check_time();
     if (PvNode && selDepth < ss->ply + 1) selDepth = ss->ply + 1;
+    ss->inCheck = pos.in_check();
 
     if (!rootNode) {
         if (pos.lost_by_check()) return mated_in(ss->ply); // karouk: checked is lost
@@ -432,26 +449,51 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             eval::dead_draw(pos))
             return draw_value(nodes);
         if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+        // Karouk: standing pat ignores a check that would win at once.
+        if (Qs && pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
+            return mate_in(ss->ply + 1);
         if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
             tbHits.fetch_add(1, std::memory_order_relaxed);
             return v;
         }
-        // Mate distance pruning: no line here can beat a mate already found nearer.
-        alpha = std::max(mated_in(ss->ply), alpha);
-        beta = std::min(mate_in(ss->ply + 1), beta);
-        if (alpha >= beta) return alpha;
+        if (!Qs) {
+            // Mate distance pruning: no line here can beat a mate already found nearer.
+            alpha = std::max(mated_in(ss->ply), alpha);
+            beta = std::min(mate_in(ss->ply + 1), beta);
+            if (alpha >= beta) return alpha;
+        }
     }
 
-    // Transposition table.
-    const Key key = pos.search_key();
-    TTData tte{};
-    const bool ttHit = !ss->excluded && searcher.tt.probe(key, tte);
-    const Value ttValue = ttHit ? value_from_tt(tte.value, ss->ply) : VALUE_NONE;
+    e.key = pos.search_key();
+    e.tte = TTData{};
+    e.ttHit = !ss->excluded && searcher.tt.probe(e.key, e.tte);
+    e.ttValue = e.ttHit ? value_from_tt(e.tte.value, ss->ply) : VALUE_NONE;
+    if (!PvNode && e.ttHit && e.tte.depth >= depth && e.ttValue != VALUE_NONE &&
+        (e.tte.bound & (e.ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return e.ttValue;
+    return VALUE_NONE;
+}
+
+template <bool PvNode>
+Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode) {
+    const bool rootNode = PvNode && ss->ply == 0;
+    if (depth <= 0) return qsearch<PvNode>(ss, alpha, beta);
+    assert(depth < MAX_PLY + 64);
+    assert(!PvNode || ss->pv);
+
+    Move pv[MAX_PLY + 1];
+    const Color us = pos.side_to_move();
+    ss->moveCount = 0;
+    (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
+    (ss + 1)->excluded = Move::none();
+
+    NodeEntry e;
+    if (Value v = enter_node<PvNode, false>(ss, alpha, beta, depth, e); v != VALUE_NONE) return v;
+    const Key key = e.key;
+    const TTData& tte = e.tte;
+    const bool ttHit = e.ttHit;
+    const Value ttValue = e.ttValue;
     Move ttMove = rootNode ? rootMoves[pvIdx].pv[0] : ttHit ? tte.move : Move::none();
-    if (!PvNode && ttHit && tte.depth >= depth && ttValue != VALUE_NONE &&
-        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER))) {
-        return ttValue;
-    }
 
     // Static evaluation.
     Value eval, rawEval = VALUE_NONE;
@@ -472,16 +514,18 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
 
     if (!PvNode && !ss->inCheck && !ss->excluded) {
         // Reverse futility pruning.
-        if (depth < 8 && eval - (90 - 30 * improving) * depth >= beta &&
+        if (depth < RfpMaxDepth &&
+            eval - (RfpMargin - RfpImprovingMargin * improving) * depth >= beta &&
             eval < VALUE_MATE_IN_MAX_PLY && !is_mate_score(beta))
             return eval;
 
         // Null move pruning, with verification at high depth (Makruk endings are full of
         // zugzwang).
-        if (eval >= beta && ss->staticEval >= beta - 20 * depth && hasPieces &&
-            (ss - 1)->currentMove != Move::null() && depth >= 3 && !pos.count_limit() &&
+        if (eval >= beta && ss->staticEval >= beta - NmpEvalMargin * depth && hasPieces &&
+            (ss - 1)->currentMove != Move::null() && depth >= NmpMinDepth && !pos.count_limit() &&
             beta > VALUE_MATED_IN_MAX_PLY) {
-            int R = 3 + depth / 3 + std::min((eval - beta) / 200, 3);
+            int R = NmpBase + depth / NmpDepthDivisor +
+                    std::min((eval - beta) / NmpEvalDivisor, NmpEvalMax);
             ss->currentMove = Move::null();
             ss->movedPiece = NO_PIECE;
             ss->contHist = &history.continuation[NO_PIECE][0];
@@ -489,7 +533,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             Value v = -search<false>(ss + 1, -beta, -beta + 1, depth - R, !cutNode);
             pos.undo_null_move();
             if (v >= beta && v < VALUE_MATE_IN_MAX_PLY) {
-                if (depth < 12) return v;
+                if (depth < NmpVerifyDepth) return v;
                 Value w = search<false>(ss, beta - 1, beta, depth - R, false);
                 if (w >= beta) return v;
             }
@@ -497,7 +541,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     }
 
     // Internal iterative reduction: no TT move in a PV or cut node, search shallower.
-    if ((PvNode || cutNode) && depth >= 6 && !ttMove) depth -= 1;
+    if ((PvNode || cutNode) && depth >= IirMinDepth && !ttMove) depth -= 1;
 
     const Move counter = (ss - 1)->currentMove && (ss - 1)->movedPiece
                              ? history.counter[(ss - 1)->movedPiece][(ss - 1)->currentMove.to()]
@@ -520,7 +564,8 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             continue;
         ++moveCount;
         ss->moveCount = moveCount;
-        if (rootNode && main() && searcher.listener.currmove && searcher.tm.elapsed() > 3000)
+        if (rootNode && main() && searcher.listener.currmove &&
+            searcher.tm.elapsed() > VerboseAfterMs)
             searcher.listener.currmove(depth, m, moveCount + pvIdx);
 
         const bool capture = pos.is_capture(m);
@@ -531,7 +576,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         if (!rootNode && bestValue > VALUE_MATED_IN_MAX_PLY && hasPieces) {
             if (quiet && !givesCheck) {
                 // Late move pruning.
-                if (moveCount > 3 + depth * depth / (improving ? 1 : 2)) {
+                if (moveCount > LmpBase + depth * depth / (improving ? 1 : 2)) {
                     mp.skip_quiets(pos);
                     continue;
                 }
@@ -542,36 +587,40 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 int lmrDepth =
                     depth - 1 -
                     Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
-                if (lmrDepth < 5 && ch < -3000 * depth) continue;
+                if (lmrDepth < ContHistMaxDepth && ch < ContHistMargin * depth) continue;
                 // Futility and SEE pruning at the depth LMR would search the move to,
                 // deeper for moves with a good history.
-                lmrDepth = std::max(lmrDepth + (ch + 2 * history.get(us, m)) / 8000, 0);
-                if (!ss->inCheck && lmrDepth < 8 && ss->staticEval + 100 + 110 * lmrDepth <= alpha)
+                lmrDepth =
+                    std::max(lmrDepth + (ch + 2 * history.get(us, m)) / PruneHistoryDivisor, 0);
+                if (!ss->inCheck && lmrDepth < FutilityMaxDepth &&
+                    ss->staticEval + FutilityBase + FutilityMargin * lmrDepth <= alpha)
                     continue;
-                if (!see_ge(pos, m, -25 * lmrDepth * lmrDepth)) continue;
-            } else if (depth < 7 && !see_ge(pos, m, -120 * depth))
+                if (!see_ge(pos, m, QuietSeeMargin * lmrDepth * lmrDepth)) continue;
+            } else if (depth < CaptureSeeMaxDepth && !see_ge(pos, m, CaptureSeeMargin * depth))
                 continue;
         }
 
         // Singular extension: the TT move is searched deeper when every other move falls
         // well short of its value; when others reach beta too, the node cuts at once.
         int extension = 0;
-        if (!rootNode && m == ttMove && !ss->excluded && depth >= 8 && ttHit &&
+        if (!rootNode && m == ttMove && !ss->excluded && depth >= SingularMinDepth && ttHit &&
             ttValue != VALUE_NONE && !is_mate_score(ttValue) && (tte.bound & BOUND_LOWER) &&
-            tte.depth >= depth - 3) {
-            const Value singularBeta = ttValue - 2 * depth;
+            tte.depth >= depth - SingularTTDepthSlack) {
+            const Value singularBeta = ttValue - SingularMargin * depth;
             ss->excluded = m;
             const Value v =
                 search<false>(ss, singularBeta - 1, singularBeta, (depth - 1) / 2, cutNode);
             ss->excluded = Move::none();
             ss->moveCount = moveCount;
             if (v < singularBeta)
-                extension = !PvNode && v < singularBeta - 20 && ss->ply < rootDepth ? 2 : 1;
+                extension =
+                    !PvNode && v < singularBeta - DoubleExtensionMargin && ss->ply < rootDepth ? 2
+                                                                                               : 1;
             else if (singularBeta >= beta)
                 return singularBeta; // multi-cut
             else if (ttValue >= beta)
                 extension = -1;
-        } else if (givesCheck && depth < 12 && see_ge(pos, m, 0))
+        } else if (givesCheck && depth < CheckExtensionMaxDepth && see_ge(pos, m, 0))
             extension = 1; // check extension, for checks that do not lose material
         int newDepth = depth - 1 + extension;
 
@@ -588,7 +637,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         if (depth >= 2 && moveCount > 1 + rootNode && (quiet || cutNode)) {
             int r = Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
             r += !PvNode + cutNode - improving;
-            if (quiet) r -= std::clamp(quietHist / 6000, -2, 2);
+            if (quiet)
+                r -= std::clamp(quietHist / LmrHistoryDivisor, -LmrHistoryMaxPlies,
+                                LmrHistoryMaxPlies);
             if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
             if (ss->inCheck || givesCheck) r -= 1;
             int d = std::clamp(newDepth - std::max(r, 0), 1, newDepth);
@@ -648,11 +699,11 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         auto quiet_update = [&](Move m, int b) {
             const Piece pc = pos.piece_on(m.from());
             history.update(us, m, b);
-            history_update<16384>((*(ss - 1)->contHist)[pc][m.to()], b);
-            history_update<16384>((*(ss - 2)->contHist)[pc][m.to()], b);
+            history_update<ContHistLimit>((*(ss - 1)->contHist)[pc][m.to()], b);
+            history_update<ContHistLimit>((*(ss - 2)->contHist)[pc][m.to()], b);
         };
         auto capture_update = [&](Move m, int b) {
-            history_update<8192>(
+            history_update<CaptureHistLimit>(
                 history.capture[pos.piece_on(m.from())][m.to()][type_of(pos.piece_on(m.to()))], b);
         };
         if (!pos.is_capture(bestMove) && !bestMove.is_promotion()) {
@@ -674,48 +725,35 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         !(bestMove && pos.is_capture(bestMove)) &&
         !(bestValue >= beta && bestValue <= ss->staticEval) &&
         !(!bestMove && bestValue >= ss->staticEval) && !is_mate_score(bestValue)) {
-        const int bonus = std::clamp((bestValue - ss->staticEval) * depth / 8, -256, 256);
-        history_update<1024>(history.correction[us][pawn_index(pos)], bonus);
+        const int bonus = std::clamp((bestValue - ss->staticEval) * depth / CorrectionDepthDivisor,
+                                     -CorrectionMaxBonus, CorrectionMaxBonus);
+        history_update<CorrectionLimit>(history.correction[us][pawn_index(pos)], bonus);
     }
 
     if (!ss->excluded && !(rootNode && pvIdx))
-        searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
+        searcher.tt.store(key, value_to_tt(bestValue, ss->ply),
                           bestValue >= beta                     ? BOUND_LOWER
                           : PvNode && bestValue > originalAlpha ? BOUND_EXACT
                                                                 : BOUND_UPPER,
                           depth, bestMove, rawEval);
+    assert(-VALUE_INFINITE < bestValue && bestValue < VALUE_INFINITE);
     return bestValue;
 }
 
 template <bool PvNode>
 Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
+    assert(depth <= 0);
+    assert(!PvNode || ss->pv);
     Move pv[MAX_PLY + 1];
     if (PvNode) {
         (ss + 1)->pv = pv;
         ss->pv[0] = Move::none();
-        if (selDepth < ss->ply + 1) selDepth = ss->ply + 1;
     }
-    if (main()) check_time();
-    ss->inCheck = pos.in_check();
-
-    if (pos.lost_by_check()) return mated_in(ss->ply);
-    if (pos.is_draw(ss->ply) || eval::dead_draw(pos)) return draw_value(nodes);
-    if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
-    // Karouk: standing pat ignores a check that would win at once.
-    if (pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
-        return mate_in(ss->ply + 1);
-    if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
-        tbHits.fetch_add(1, std::memory_order_relaxed);
-        return v;
-    }
-
-    const Key key = pos.search_key();
-    TTData tte{};
-    const bool ttHit = searcher.tt.probe(key, tte);
-    const Value ttValue = ttHit ? value_from_tt(tte.value, ss->ply) : VALUE_NONE;
-    if (!PvNode && ttHit && ttValue != VALUE_NONE && tte.depth >= -1 &&
-        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
-        return ttValue;
+    NodeEntry e;
+    if (Value v = enter_node<PvNode, true>(ss, alpha, beta, -1, e); v != VALUE_NONE) return v;
+    const Key key = e.key;
+    const TTData& tte = e.tte;
+    const bool ttHit = e.ttHit;
 
     Value bestValue, futilityBase, rawEval = VALUE_NONE;
     if (ss->inCheck) {
@@ -726,7 +764,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         ss->staticEval = bestValue = corrected(rawEval, pos.side_to_move());
         if (bestValue >= beta) return bestValue;
         if (bestValue > alpha) alpha = bestValue;
-        futilityBase = bestValue + 150;
+        futilityBase = bestValue + QsFutilityMargin;
     }
 
     MovePicker mp(pos, ttHit ? tte.move : Move::none(), history);
@@ -742,7 +780,8 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             if (!see_ge(pos, m, 0)) continue;
         }
         // Deep in quiescence only captures of the last mover's piece matter.
-        if (depth < -6 && !ss->inCheck && m.to() != pos.last_move().to() && !m.is_promotion())
+        if (depth < QsRecaptureDepth && !ss->inCheck && m.to() != pos.last_move().to() &&
+            !m.is_promotion())
             continue;
         ss->currentMove = m;
         ss->movedPiece = pos.piece_on(m.from());
@@ -763,8 +802,9 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     }
     if (ss->inCheck && bestValue == -VALUE_INFINITE) return mated_in(ss->ply);
 
-    searcher.tt.store(key, value_to_tt(bestValue, ss->ply), PvNode,
+    searcher.tt.store(key, value_to_tt(bestValue, ss->ply),
                       bestValue >= beta ? BOUND_LOWER : BOUND_UPPER, -1, bestMove, rawEval);
+    assert(-VALUE_INFINITE < bestValue && bestValue < VALUE_INFINITE);
     return bestValue;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "khun/position.h"
+#include "khun/search_params.h"
 
 #include <cstdint>
 #include <string>
@@ -13,9 +14,12 @@ namespace eval {
 // From the side to move's point of view.
 Value evaluate(const Position& pos);
 
-// The middlegame value of a piece kind, for SEE and move ordering.
+// The tuned middlegame value of a piece kind.
 int piece_value(PieceType pt);
-inline int see_value(PieceType pt) { return piece_value(pt); }
+// The value of a piece kind for SEE and move ordering: fixed (search_params.h), so that
+// tuning the evaluation does not change the search's pruning.
+static_assert(sizeof search::params::SeeValue / sizeof(int) == PIECE_TYPE_NB);
+[[nodiscard]] constexpr int see_value(PieceType pt) { return search::params::SeeValue[pt]; }
 
 // A readable summary for the `eval` command.
 std::string trace(const Position& pos);

@@ -13,7 +13,7 @@ namespace khun {
 
 // Static exchange evaluation: does the capture sequence on m's target square gain at
 // least `threshold` for the mover?
-bool see_ge(const Position& pos, Move m, int threshold);
+[[nodiscard]] bool see_ge(const Position& pos, Move m, int threshold);
 
 // Saturating update of a history entry towards +-Limit.
 template <int Limit>
@@ -43,7 +43,7 @@ struct History {
         for (auto& row : counter)
             for (Move& m : row) m = Move::none();
     }
-    int get(Color c, Move m) const { return butterfly[c][m.raw() & 4095]; }
+    [[nodiscard]] int get(Color c, Move m) const { return butterfly[c][m.raw() & 4095]; }
     void update(Color c, Move m, int bonus) {
         history_update<8192>(butterfly[c][m.raw() & 4095], bonus);
     }
@@ -58,11 +58,10 @@ class MovePicker {
     MovePicker(const Position& pos, Move ttMove, const History& hist);
 
     // The next move, or Move::none() when exhausted.
-    Move next();
+    [[nodiscard]] Move next();
     // Late move pruning has begun: drop the quiet moves not yet returned, all but the
     // checks, so that next() no longer scans them.
     void skip_quiets(const Position& pos);
-    int size() const { return int(end - moves); }
 
   private:
     void score(const Position& pos, Move ttMove, const History& hist, const Move* killers,

@@ -1,18 +1,25 @@
 // The alpha-beta search: iterative deepening with aspiration windows, principal
 // variation search, quiescence, and the pruning that makes it deep. It never prints;
 // it reports through a Listener that the protocol dialect formats.
+//
+// Three parts, as Seer splits them: a Worker (src/search.cpp) searches one copy of the
+// root; the Searcher orchestrates them on a persistent ThreadPool (thread.h), shares the
+// TT, limits and stop flag, and picks the move; the TimeManager (timeman.h) says when to
+// stop. The constants they use are in search_params.h.
 #pragma once
 
 #include "khun/movepick.h"
 #include "khun/position.h"
+#include "khun/thread.h"
 #include "khun/timeman.h"
 #include "khun/tt.h"
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace khun {
@@ -32,7 +39,7 @@ struct Limits {
     std::vector<Move> searchmoves;
     TimePoint start = 0;
 
-    bool use_time(Color us) const { return time[us] > 0 || inc[us] > 0; }
+    [[nodiscard]] bool use_time(Color us) const { return time[us] > 0 || inc[us] > 0; }
 };
 
 struct Info {
@@ -64,20 +71,19 @@ struct Options {
 
 struct RootMove {
     explicit RootMove(Move m) : pv{m} {}
-    bool operator<(const RootMove& o) const {
+    [[nodiscard]] bool operator<(const RootMove& o) const {
         return score != o.score ? score > o.score : prevScore > o.prevScore;
     }
-    Value score = -VALUE_INFINITE;
+    Value score = -VALUE_INFINITE; // -VALUE_INFINITE: not searched (fully) this iteration
     Value prevScore = -VALUE_INFINITE;
-    Value displayScore = -VALUE_INFINITE;
-    Bound bound = BOUND_EXACT;
     int selDepth = 0;
     std::vector<Move> pv;
 };
 
 class Worker;
 
-// Owns the threads of one search and what they share: the TT, the stop flag, limits.
+// The orchestrator: owns the search threads (kept between searches) and what they share:
+// the TT, the stop flag, the limits.
 class Searcher {
   public:
     explicit Searcher(TranspositionTable& tt);
@@ -86,13 +92,13 @@ class Searcher {
     // Starts searching `pos` (whose state chain must outlive the search) in the
     // background. `listener` receives info lines and exactly one bestmove.
     void start(const Position& pos, const Limits& limits, const Options& opts, Listener listener);
-    void stop() { stopFlag = true; }
+    void stop();
     void ponderhit();
     void wait(); // until bestmove has been reported
-    bool searching() const { return running; }
+    [[nodiscard]] bool searching() const { return running; }
     void clear(); // forget history (ucinewgame)
-    uint64_t nodes() const;
-    uint64_t tb_hits() const;
+    [[nodiscard]] uint64_t nodes() const;
+    [[nodiscard]] uint64_t tb_hits() const;
 
     // Used by workers.
     std::atomic<bool> stopFlag{false};
@@ -105,9 +111,16 @@ class Searcher {
     std::vector<std::unique_ptr<Worker>> workers;
 
   private:
+    // The job of thread 0: runs the main worker and the helpers, then reports the move.
     void run_main();
-    std::thread* mainThread = nullptr;
+    // UCI: in ponder or infinite mode the move waits until the GUI asks for it (stop, or
+    // ponderhit of a search that has finished).
+    void wait_until_released();
+
+    std::mutex releaseMutex;
+    std::condition_variable released; // stop() or ponderhit()
     std::atomic<bool> running{false};
+    ThreadPool pool; // thread i runs workers[i]; last, so its threads end first
 };
 
 } // namespace search

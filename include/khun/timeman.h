@@ -1,6 +1,9 @@
 // How long to think: a soft limit (don't start another iteration past it) and a hard
-// limit (stop at once), from the clock the GUI sends.
+// limit (stop at once), from the clock the GUI sends; and, after each iteration, whether
+// the soft limit has come, moved by how settled the search looks.
 #pragma once
+
+#include "khun/types.h"
 
 #include <chrono>
 #include <cstdint>
@@ -9,7 +12,7 @@ namespace khun {
 
 using TimePoint = int64_t; // milliseconds
 
-inline TimePoint now() {
+[[nodiscard]] inline TimePoint now() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::steady_clock::now().time_since_epoch())
         .count();
@@ -24,7 +27,17 @@ struct TimeManager {
     // the game ply (more of the clock goes to each move as the game goes on).
     void init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo, TimePoint movetime,
               int overhead, int ply);
-    TimePoint elapsed() const { return now() - start; }
+    [[nodiscard]] TimePoint elapsed() const { return now() - start; }
+
+    // After an iteration of a search on the clock: true when no other should start. A best
+    // move that stays the same over iterations ends the search sooner, a falling score
+    // later.
+    [[nodiscard]] bool iteration_done(Move best, Value score);
+
+  private:
+    Move lastBest = Move::none();
+    int stableIterations = 0;
+    Value lastScore = -VALUE_INFINITE;
 };
 
 } // namespace khun

@@ -1,0 +1,163 @@
+// Every margin, reduction and time constant of the search in one place, so that a tuner
+// (or a person) finds them all here and a change to one is a change to this file only.
+// Values are the ones the engine was tuned and tested with; each says why it exists.
+#pragma once
+
+namespace khun {
+
+namespace search::params {
+
+// --- Late move reductions ------------------------------------------------------------
+// Reductions[d][m] = LmrBase + ln(d) * ln(m) / LmrDivisor: later moves at deeper nodes
+// are less likely to matter, and the log-log shape keeps shallow nodes nearly full depth.
+constexpr double LmrBase = 0.6;
+constexpr double LmrDivisor = 2.1;
+// Quiet moves reduce less (or more) by their history, up to this many plies either way,
+// one ply per LmrHistoryDivisor of combined butterfly and continuation history.
+constexpr int LmrHistoryDivisor = 6000;
+constexpr int LmrHistoryMaxPlies = 2;
+
+// --- Aspiration windows --------------------------------------------------------------
+// From this depth on, the root is searched in a window around the previous score: a
+// shallower score is too unstable to aim at.
+constexpr int AspirationMinDepth = 4;
+// The first half-width; each failure widens it by half plus AspirationGrowth, and past
+// AspirationMaxDelta the window opens fully (a score that far off is not worth chasing).
+constexpr int AspirationDelta = 20;
+constexpr int AspirationGrowth = 5;
+constexpr int AspirationMaxDelta = 1000;
+
+// --- Reverse futility pruning --------------------------------------------------------
+// A static evaluation this far above beta (per ply, less when improving) will not fall
+// below it in the plies left.
+constexpr int RfpMaxDepth = 8;
+constexpr int RfpMargin = 90;
+constexpr int RfpImprovingMargin = 30;
+
+// --- Null move pruning ---------------------------------------------------------------
+constexpr int NmpMinDepth = 3;
+// The static evaluation must be near beta as well (this much per ply below it at most).
+constexpr int NmpEvalMargin = 20;
+// R = NmpBase + depth / NmpDepthDivisor + min((eval - beta) / NmpEvalDivisor, NmpEvalMax).
+constexpr int NmpBase = 3;
+constexpr int NmpDepthDivisor = 3;
+constexpr int NmpEvalDivisor = 200;
+constexpr int NmpEvalMax = 3;
+// From this depth a null-move cut is verified by a reduced search without the null move:
+// Makruk endings are full of zugzwang.
+constexpr int NmpVerifyDepth = 12;
+
+// --- Internal iterative reduction ----------------------------------------------------
+// A PV or cut node without a TT move this deep is searched one ply shallower.
+constexpr int IirMinDepth = 6;
+
+// --- Move loop pruning ---------------------------------------------------------------
+// Late move pruning: after LmpBase + depth^2 (halved when not improving) quiet moves.
+constexpr int LmpBase = 3;
+// Continuation-history pruning: a quiet move whose history is worse than this (per ply)
+// at a reduced depth below ContHistMaxDepth.
+constexpr int ContHistMaxDepth = 5;
+constexpr int ContHistMargin = -3000;
+// The LMR depth used by futility and SEE pruning grows by one ply per this much history.
+constexpr int PruneHistoryDivisor = 8000;
+// Futility pruning of quiet moves: static eval + FutilityBase + FutilityMargin * lmrDepth
+// still below alpha, below FutilityMaxDepth.
+constexpr int FutilityMaxDepth = 8;
+constexpr int FutilityBase = 100;
+constexpr int FutilityMargin = 110;
+// SEE pruning: a quiet move may lose QuietSeeMargin * lmrDepth^2, a capture or promotion
+// CaptureSeeMargin * depth below CaptureSeeMaxDepth.
+constexpr int QuietSeeMargin = -25;
+constexpr int CaptureSeeMaxDepth = 7;
+constexpr int CaptureSeeMargin = -120;
+
+// --- Extensions ----------------------------------------------------------------------
+// Singular extension: from this depth, with a TT entry at most SingularTTDepthSlack
+// plies shallower; the TT move must beat the others by SingularMargin per ply, by
+// DoubleExtensionMargin more for two plies.
+constexpr int SingularMinDepth = 8;
+constexpr int SingularTTDepthSlack = 3;
+constexpr int SingularMargin = 2;
+constexpr int DoubleExtensionMargin = 20;
+// Checks that do not lose material are extended below this depth.
+constexpr int CheckExtensionMaxDepth = 12;
+
+// --- Quiescence ----------------------------------------------------------------------
+// A capture that cannot lift the standing pat this much above alpha is skipped.
+constexpr int QsFutilityMargin = 150;
+// Below this quiescence depth only recaptures on the last move's square (and
+// promotions, and evasions) are searched.
+constexpr int QsRecaptureDepth = -6;
+
+// --- History -------------------------------------------------------------------------
+// stat_bonus(d) = min(StatBonusQuad * d^2 + StatBonusLinear * d, StatBonusMax).
+constexpr int StatBonusQuad = 16;
+constexpr int StatBonusLinear = 32;
+constexpr int StatBonusMax = 1600;
+// Saturation limits of the history tables.
+constexpr int ContHistLimit = 16384;
+constexpr int CaptureHistLimit = 8192;
+// Correction history: the entry moves the evaluation by cv * |cv| / CorrectionScale; it
+// learns (best - static eval) * depth / CorrectionDepthDivisor, clamped to
+// CorrectionMaxBonus, saturating at CorrectionLimit.
+constexpr int CorrectionScale = 11175;
+constexpr int CorrectionDepthDivisor = 8;
+constexpr int CorrectionMaxBonus = 256;
+constexpr int CorrectionLimit = 1024;
+
+// --- Static exchange evaluation ------------------------------------------------------
+// Piece values for SEE, MVV ordering and quiescence futility, by PieceType (none, bia,
+// ma, khon, met, ruea, ai-wok, king). Fixed, not the evaluation's tuned material: a
+// retune of the evaluation must not silently move every SEE threshold and pruning margin
+// of the search. Round numbers near the tuned middlegame weights they replaced (TUNING.md,
+// "Fixed SEE values", has the match that kept them). They agree with Makruk's order: a
+// met (one step diagonally) is worth less than a khon (one step diagonally or straight
+// ahead), the ma more than either, the ruea more, and the ai-wok (ruea + ma + met) most.
+// The king is 0: legal moves never put it en prise, and SEE stops at a king capture that
+// could be answered.
+constexpr int SeeValue[8] = {0, 110, 530, 360, 230, 800, 1100, 0};
+
+// --- Time ----------------------------------------------------------------------------
+// Past this many ms a search reports fail-high/low lines, multipv lines as they come, and
+// `currmove`: a GUI watching a long search wants to see it move, a short one only spams.
+constexpr long long VerboseAfterMs = 3000;
+// How many nodes the main thread searches between two looks at the clock.
+constexpr int TimeCheckNodes = 512;
+// The soft limit is scaled by how stable the best move has been over iterations...
+constexpr int StableIterationsLong = 4;
+constexpr int StableIterationsShort = 2;
+constexpr double StableFactorLong = 0.8;  // stable for StableIterationsLong or more
+constexpr double StableFactorShort = 1.1; // stable for StableIterationsShort or more
+constexpr double UnstableFactor = 1.6;
+// ... and grows when the score dropped by more than ScoreDropMargin since the last one.
+constexpr int ScoreDropMargin = 30;
+constexpr double ScoreDropFactor = 1.4;
+
+// --- Time allocation (TimeManager::init) ----------------------------------------------
+// With movestogo: the time left over at most MovesToGoCap moves plus this share of the
+// increment (in tenths); the hard limit at most MaxOverOptimum times that.
+constexpr int MovesToGoCap = 40;
+constexpr int MovesToGoIncTenths = 7;
+constexpr int MaxOverOptimum = 5;
+// Sudden death, as Stockfish plans it: a horizon of SuddenDeathHorizon moves; the share
+// of it spent now is OptScaleBase + sqrt(ply + 3) * OptScalePerPly, at most OptScaleMax
+// of the clock; the hard limit MaxScaleBase + ply / MaxScalePlyDivisor times that, at
+// most MaxScaleMax.
+constexpr int SuddenDeathHorizon = 50;
+constexpr double OptScaleBase = 0.0084;
+constexpr double OptScalePerPly = 0.0042;
+constexpr double OptScaleMax = 0.2;
+constexpr double MaxScaleBase = 4.0;
+constexpr double MaxScalePlyDivisor = 12.0;
+constexpr double MaxScaleMax = 7.0;
+// Short of time (under LowTimeMs, or under LowTimeIncrements increments) spend a share
+// of the clock plus under a third of the increment, so that the clock builds back a
+// reserve for a machine that answers late.
+constexpr long long LowTimeMs = 300;
+constexpr int LowTimeIncrements = 5;
+constexpr int LowTimeClockDivisor = 50;
+constexpr int LowTimeIncTenths = 3;
+
+} // namespace search::params
+
+} // namespace khun
