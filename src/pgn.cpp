@@ -148,8 +148,13 @@ class Lexer {
             if (c == '{') {
                 get();
                 std::string comment;
-                while (pos < text.size() && peek() != '}') comment += get();
-                if (pos >= text.size()) {
+                // A comment left open would swallow every game after it: one ends at
+                // a line that opens a tag ("[%clk" inside a comment is no tag).
+                while (pos < text.size() && peek() != '}' &&
+                       !(at_line_start() && peek() == '[' &&
+                         std::isalpha(static_cast<unsigned char>(peek(1)))))
+                    comment += get();
+                if (pos >= text.size() || peek() != '}') {
                     g.error = where(g, "unterminated comment");
                     return;
                 }
