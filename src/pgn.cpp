@@ -370,6 +370,8 @@ void write_pgn(std::ostream& out, const PgnGame& game) {
         }
         out << "[" << k << " \"" << esc << "\"]\n";
     }
+    // A set-up position is only honoured by readers that also see [SetUp "1"].
+    if (!game.tag("FEN").empty() && game.tag("SetUp").empty()) out << "[SetUp \"1\"]\n";
     out << "\n";
 
     // The move numbers go on from the set-up position's.
