@@ -233,3 +233,44 @@ TEST_CASE("pgn: damaged games are cut and reported, the others read", "[pgn]") {
     REQUIRE(rb.error);
     CHECK(*rb.error == "move 2...: illegal move 'Nc4'");
 }
+
+TEST_CASE("pgn: damaged text never crashes the reader, the replay or the writer", "[pgn]") {
+    init();
+    std::ifstream in(data_path("games-pychess.pgn"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string base = ss.str();
+    const std::string junk = "[]{}()$;%\"\\.-+#=x?!0123456789abcdefghKMSNRPQBA \n\t\x01\xff";
+    uint64_t seed = 12345;
+    auto next = [&seed] {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        return uint32_t(seed >> 33);
+    };
+    for (int round = 0; round < 300; ++round) {
+        std::string t = base;
+        for (int k = 0; k < 8; ++k) {
+            const size_t at = next() % (t.size() + 1);
+            switch (next() % 3) {
+            case 0: t.insert(at, 1, junk[next() % junk.size()]); break;
+            case 1:
+                if (at < t.size()) t.erase(at, 1 + next() % 20);
+                break;
+            default: t.insert(at, t.substr(next() % t.size(), next() % 40)); break;
+            }
+        }
+        for (PgnGame& g : read_pgn_string(t)) {
+            (void)replay_pgn(g);
+            std::ostringstream os;
+            write_pgn(os, g);
+            CHECK(read_pgn_string(os.str()).size() >= 1);
+        }
+    }
+    // Random SAN-like text against a position with every piece about.
+    auto g = game("startpos");
+    for (int i = 0; i < 20000; ++i) {
+        std::string s;
+        for (int n = next() % 9; n-- > 0;) s += junk[next() % junk.size()];
+        Move m = parse_san(g->pos, s);
+        if (m) CHECK(MoveList(g->pos).contains(m));
+    }
+}
