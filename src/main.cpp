@@ -1,4 +1,5 @@
 // Entry point: the protocol loop by default, or a tool named on the command line.
+#include "khun/analyse.h"
 #include "khun/bench.h"
 #include "khun/engine.h"
 #include "khun/perft.h"
@@ -32,6 +33,9 @@ Usage:
                         fit the evaluation weights to FILE (Adam; target lambda*result +
                         (1-lambda)*sigmoid(score); reg pulls toward the current weights)
                         and write them to src/eval_weights.cpp (defaults 300 0.5 0.5 2e-9)
+  khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]
+                        annotate every game: evaluations, better moves, ?! ? ??, counts
+                        (default 500 ms a position; also --threads N --hash MB --quiet)
   khun --help           this text
   khun --version        the version
 )";
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "perft") return perft_cmd(argc, argv);
+    if (cmd == "analyse") return khun::analyse_main({argv + 2, argv + argc});
     if (cmd == "datagen" || cmd == "tune") {
         std::vector<std::string> args(argv + 2, argv + argc);
         return cmd == "datagen" ? khun::datagen_main(args) : khun::tune_main(args);
