@@ -71,10 +71,10 @@ WDL from_score(Value v, int material, int countPliesLeft) {
     // Rounded on their own, so that from_score(-v) is from_score(v) with win and loss
     // swapped; the draw takes what is left.
     int win = int(std::lround(1000.0 * w)), loss = int(std::lround(1000.0 * l));
-    if (win + loss > 1000) { // only if a refit ever gave a < 0
-        const int over = win + loss - 1000;
-        win -= over / 2;
-        loss -= over - over / 2;
+    if (win + loss > 1000) { // only if a refit ever gave a < 0; cut both alike
+        const int cut = (win + loss - 1000 + 1) / 2;
+        win -= cut;
+        loss -= cut;
     }
     return {win, 1000 - win - loss, loss};
 }
