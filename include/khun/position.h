@@ -55,6 +55,16 @@ const char* outcome_name(Outcome o);
 inline bool is_loss(Outcome o) { return o == Outcome::Checkmate || o == Outcome::Checked; }
 inline bool is_draw(Outcome o) { return o != Outcome::None && !is_loss(o); }
 
+// The piece a promotion move creates: the kind it names, else the variant's default.
+[[nodiscard]] constexpr PieceType promotion_type(Move m, const Variant& v) {
+    switch (m.kind()) {
+    case PROMO_ROOK: return ROOK;
+    case PROMO_KNIGHT: return KNIGHT;
+    case PROMO_KHON: return KHON;
+    default: return v.promotedTo;
+    }
+}
+
 class Position {
   public:
     static void init(); // attack tables and Zobrist keys; idempotent
@@ -133,14 +143,14 @@ class Position {
     // Karouk: the opponent has given the check it needed, so the side to move has lost.
     // Such a position has no legal moves; the search should score it mated_in(ply)
     // before any draw test. Always false in the other games.
-    bool lost_by_check() const { return checkWins && st->checksLeft[~sideToMove] == 0; }
+    bool lost_by_check() const { return var->firstCheckWins && st->checksLeft[~sideToMove] == 0; }
     // The draws of outcome() that need no move generation unless the side to move is in
     // check (so the search can call it at every node): repetition, the counting rule,
     // and asean's fifty-move rule.
     bool is_draw(int ply) const;
     bool is_repetition(int ply) const;
     bool counting_expired() const { return st->countLimit && st->countPly > st->countLimit; }
-    // The count limit (in moves, 0 = none) the side c would get; RULES.md countLimit().
+    // The count limit (in moves, 0 = none) the side c would get (docs/rules.md#counting).
     int counting_limit_for(Color c) const;
 
     // Pretty board with the `d` lines (Fen, Key, Checkers).
@@ -153,7 +163,8 @@ class Position {
     void remove_piece(Square s);
     void move_piece(Square from, Square to);
     void update_counting(Piece captured, bool promotion);
-    void do_move_general(Move m);
+    template <bool General>
+    void do_move_impl(Move m, StateInfo& newSt);
     bool gives_check_sut(Move m) const;
     Key compute_key() const;
 
@@ -164,10 +175,11 @@ class Position {
     int gamePly = 0;
     StateInfo* st = nullptr;
     const Variant* var = nullptr;
+    // The only copies of Variant fields: movegen and do_move test them at every node,
+    // and as masks they join st->rights in one OR and one branch instead of a load
+    // through `var` and a second test (see general_movegen() and do_move()).
     Bitboard generalGen = 0;  // all ones when var->general_movegen()
     Bitboard generalMake = 0; // all ones when do_move must take its general path (karouk)
-    CountingRule counting = CountingRule::None; // var->counting, read by every do_move
-    bool checkWins = false;                     // var->firstCheckWins
 };
 
 // A Position together with the records of the moves that led to it, as the protocol
