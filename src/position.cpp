@@ -530,7 +530,7 @@ void Position::do_move(Move m, StateInfo& newSt) {
         do_move_impl<true>(m, newSt);
     else
         do_move_impl<false>(m, newSt);
-    assert(is_ok());
+    assert(consistent());
 }
 
 void Position::undo_move(Move m) {
@@ -543,7 +543,7 @@ void Position::undo_move(Move m) {
             move_piece(to + pawn_push(us), to);
             st = st->previous;
             --gamePly;
-            assert(is_ok());
+            assert(consistent());
             return;
         }
         remove_piece(to);
@@ -553,7 +553,7 @@ void Position::undo_move(Move m) {
     if (st->captured) put_piece(st->captured, to);
     st = st->previous;
     --gamePly;
-    assert(is_ok());
+    assert(consistent());
 }
 
 void Position::do_null_move(StateInfo& newSt) {
@@ -569,7 +569,7 @@ void Position::do_null_move(StateInfo& newSt) {
     st = &newSt;
     sideToMove = ~sideToMove;
     ++gamePly;
-    assert(is_ok());
+    assert(consistent());
 }
 
 void Position::undo_null_move() {
@@ -640,6 +640,15 @@ std::string Position::pretty() const {
 }
 
 bool Position::is_ok(std::string* why) const {
+    if (!consistent(why)) return false;
+    if (attackers_to(king_square(~sideToMove), pieces()) & byColor[sideToMove]) {
+        if (why) *why = "side not to move in check";
+        return false;
+    }
+    return true;
+}
+
+bool Position::consistent(std::string* why) const {
     auto fail = [&](const char* w) {
         if (why) *why = w;
         return false;
@@ -672,8 +681,6 @@ bool Position::is_ok(std::string* why) const {
     if (st->key != compute_key()) return fail("key");
     if (st->checkers != (attackers_to(king_square(sideToMove), pieces()) & byColor[~sideToMove]))
         return fail("checkers");
-    if (attackers_to(king_square(~sideToMove), pieces()) & byColor[sideToMove])
-        return fail("side not to move in check");
     return true;
 }
 

@@ -164,7 +164,9 @@ class Position {
     // Pretty board with the `d` lines (Fen, Key, Checkers).
     [[nodiscard]] std::string pretty() const;
 
-    [[nodiscard]] bool is_ok(std::string* why = nullptr) const; // internal consistency, for tests
+    // Internal consistency and a legal position (the side that just moved is not in
+    // check): for tests.
+    [[nodiscard]] bool is_ok(std::string* why = nullptr) const;
 
   private:
     void put_piece(Piece pc, Square s);
@@ -173,6 +175,9 @@ class Position {
     void update_counting(Piece captured, bool promotion);
     template <bool General>
     void do_move_impl(Move m, StateInfo& newSt);
+    // is_ok() less the legality test: what do_move/undo_move assert in debug builds, as
+    // test oracles also make pseudo-legal moves to find out whether they are legal.
+    [[nodiscard]] bool consistent(std::string* why = nullptr) const;
     [[nodiscard]] bool gives_check_sut(Move m) const;
     [[nodiscard]] Key compute_key() const;
 
