@@ -1,5 +1,6 @@
 #include "khun/movegen.h"
 
+#include <cassert>
 #include <cctype>
 
 namespace khun {
@@ -196,12 +197,35 @@ void dispatch(const Position& pos, Sink& sink) {
         generate_all<BLACK, T, false>(pos, sink);
 }
 
+#ifndef NDEBUG
+// Debug builds check every list they hand out: each move moves a piece of the side to
+// move, belongs to the asked kind, leaves its own king safe and agrees with gives_check.
+template <GenType T>
+bool moves_ok(const Position& pos, const Move* begin, const Move* end) {
+    const Color us = pos.side_to_move();
+    for (const Move* m = begin; m != end; ++m) {
+        const Piece pc = pos.piece_on(m->from());
+        if (!pc || color_of(pc) != us) return false;
+        const bool noisy = pos.is_capture(*m) || m->is_promotion();
+        if ((T == CAPTURES && !noisy) || (T == QUIETS && noisy)) return false;
+        Position after;
+        StateInfo copy, next;
+        after.copy_from(pos, &copy);
+        after.do_move(*m, next);
+        if (after.attackers_to(after.king_square(us), ~us, after.pieces())) return false;
+        if (pos.gives_check(*m) != after.in_check()) return false;
+    }
+    return true;
+}
+#endif
+
 } // namespace
 
 template <GenType T>
 Move* generate(const Position& pos, Move* list) {
     ListSink sink{list};
     dispatch<T == EVASIONS ? LEGAL : T>(pos, sink);
+    assert((moves_ok < T == EVASIONS ? LEGAL : T > (pos, list, sink.cur)));
     return sink.cur;
 }
 
@@ -225,14 +249,10 @@ bool has_checking_move(const Position& pos) {
 std::string to_uci(Move m, const Position& pos) {
     if (m == Move::none()) return "(none)";
     if (m == Move::null()) return "0000";
-    auto sq = [](Square s) { return std::string{char('a' + file_of(s)), char('1' + rank_of(s))}; };
-    std::string s = sq(m.from()) + sq(m.to());
+    std::string s = square_name(m.from()) + square_name(m.to());
     if (m.is_promotion()) {
-        PieceType pt = m.kind() == PROMO_ROOK     ? ROOK
-                       : m.kind() == PROMO_KNIGHT ? KNIGHT
-                       : m.kind() == PROMO_KHON   ? KHON
-                                                  : pos.variant().promotedTo;
-        s += char(std::tolower(static_cast<unsigned char>(pos.variant().pieceChars[pt])));
+        const char c = pos.variant().pieceChars[promotion_type(m, pos.variant())];
+        s += char(std::tolower(static_cast<unsigned char>(c)));
     }
     return s;
 }

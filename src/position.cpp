@@ -2,6 +2,7 @@
 
 #include "khun/movegen.h"
 
+#include <cassert>
 #include <cctype>
 #include <cstring>
 #include <mutex>
@@ -38,10 +39,18 @@ void Position::init() {
             s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
             return s * 2685821657736338717ULL;
         };
-        for (auto& row : zobrist::psq)
-            for (Key& k : row) k = next();
+        // The keys are drawn in the order of the original 3-bit piece encoding (colour
+        // << 3 | kind), then the rows of the spare kinds: every existing key, and so every
+        // TT index and the bench signature, stays what it was.
+        constexpr int OldKinds = 8;
+        for (int c = 0; c < COLOR_NB; ++c)
+            for (int pt = 0; pt < OldKinds; ++pt)
+                for (Key& k : zobrist::psq[make_piece(Color(c), PieceType(pt))]) k = next();
         zobrist::side = next();
         for (Key& k : zobrist::countLeft) k = next();
+        for (int c = 0; c < COLOR_NB; ++c)
+            for (int pt = OldKinds; pt < 1 << PIECE_TYPE_BITS; ++pt)
+                for (Key& k : zobrist::psq[make_piece(Color(c), PieceType(pt))]) k = next();
     });
 }
 
@@ -60,10 +69,6 @@ std::optional<int> parse_count(const std::string& s, int max) {
     }
     if (v > max) return std::nullopt;
     return v;
-}
-
-std::string square_name(Square s) {
-    return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
 }
 
 } // namespace
@@ -207,8 +212,6 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     var = &v;
     generalGen = v.general_movegen() ? ~Bitboard(0) : 0;
     generalMake = v.firstCheckWins ? ~Bitboard(0) : 0;
-    counting = v.counting;
-    checkWins = v.firstCheckWins;
     sideToMove = stm;
     gamePly = std::max(2 * (*p6 - 1), 0) + (stm == BLACK);
     *si = StateInfo{};
@@ -234,8 +237,6 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     var = o.var;
     generalGen = o.generalGen;
     generalMake = o.generalMake;
-    counting = o.counting;
-    checkWins = o.checkWins;
     *si = *o.st;
     st = si;
 }
@@ -297,10 +298,12 @@ inline void Position::move_piece(Square from, Square to) {
     board[to] = pc;
 }
 
-// The unused NO_PIECE rows of the piece-square keys stand for the first-move rights (row
-// 0, by square) and karouk's check counters (row 8, by colour and count).
-inline Key rights_key(Square s) { return zobrist::psq[NO_PIECE][s]; }
-inline Key checks_key(Color c, int n) { return zobrist::psq[8][c * 16 + (n & 15)]; }
+// The unused no-piece rows of the piece-square keys stand for the first-move rights
+// (White's row, by square) and karouk's check counters (Black's row, by colour and count).
+inline Key rights_key(Square s) { return zobrist::psq[make_piece(WHITE, NO_PIECE_TYPE)][s]; }
+inline Key checks_key(Color c, int n) {
+    return zobrist::psq[make_piece(BLACK, NO_PIECE_TYPE)][c * 16 + (n & 15)];
+}
 
 Key Position::compute_key() const {
     Key k = sideToMove == BLACK ? zobrist::side : 0;
@@ -346,19 +349,6 @@ bool Position::is_legal(Move m) const {
     return MoveList(*this).contains(m);
 }
 
-namespace {
-
-PieceType promotion_type(Move m, const Variant& v) {
-    switch (m.kind()) {
-    case PROMO_ROOK: return ROOK;
-    case PROMO_KNIGHT: return KNIGHT;
-    case PROMO_KHON: return KHON;
-    default: return v.promotedTo;
-    }
-}
-
-} // namespace
-
 bool Position::gives_check(Move m) const {
     if (m.kind() == SUT_MOVE) return gives_check_sut(m);
     const Color us = sideToMove;
@@ -386,7 +376,7 @@ bool Position::gives_check_sut(Move m) const {
            (attacks::rook(ksq, occ) & (pieces(us, ROOK) | pieces(us, AIWOK)) & ~square_bb(from));
 }
 
-// RULES.md countLimit(side) in moves: 0 (no count), the board's honour limit or the
+// docs/rules.md#counting, in moves: 0 (no count), the board's honour limit or the
 // pieces' honour limit, by the variant's counting rule (Fairy-Stockfish's count_limit).
 int Position::counting_limit_for(Color c) const {
     const Color o = ~c;
@@ -420,7 +410,8 @@ int Position::counting_limit_for(Color c) const {
     return 0;
 }
 
-// The counting update of RULES.md, run after the side to move has switched.
+// The count update of docs/rules.md#when-a-count-starts, run after the side to move has
+// switched.
 void Position::update_counting(Piece captured, bool promotion) {
     const Color stm = sideToMove, mover = ~stm;
     if (captured && type_of(captured) == PAWN && !more_than_one(byColor[mover]) && !byType[PAWN] &&
@@ -440,7 +431,11 @@ void Position::update_counting(Piece captured, bool promotion) {
     }
 }
 
-void Position::do_move(Move m, StateInfo& newSt) {
+// The one make-move. `General` adds what only rights on the board (cambodian first
+// moves, sutras) and karouk's check counters need; plain makruk takes the General =
+// false instance, which compiles to the lean path without those branches.
+template <bool General>
+inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateInfo& newSt) {
     // Copy the carried-over fields, then bump the clocks.
     newSt.rule50 = st->rule50 + 1;
     newSt.pliesFromNull = st->pliesFromNull + 1;
@@ -448,64 +443,22 @@ void Position::do_move(Move m, StateInfo& newSt) {
     newSt.countPly = st->countPly + (st->countLimit != 0);
     newSt.previous = st;
     newSt.move = m;
-    // First-move rights, sutra moves and check counters: the general path.
-    if (__builtin_expect((st->rights | generalMake) != 0, 0)) {
-        st = &newSt;
-        return do_move_general(m);
-    }
-    newSt.rights = 0;
+    if (General) {
+        newSt.rights = st->rights;
+        newSt.checksLeft[WHITE] = st->checksLeft[WHITE];
+        newSt.checksLeft[BLACK] = st->checksLeft[BLACK];
+    } else
+        newSt.rights = 0;
     st = &newSt;
 
     const Color us = sideToMove, them = ~us;
     const Square from = m.from(), to = m.to();
     const Piece pc = board[from];
-    const Piece captured = board[to];
-    Key k = st->previous->key ^ zobrist::side;
-
-    if (captured) {
-        remove_piece(to);
-        k ^= zobrist::psq[captured][to];
-        st->rule50 = 0;
-    }
-    move_piece(from, to);
-    k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
-    if (type_of(pc) == PAWN) {
-        st->rule50 = 0;
-        if (m.is_promotion()) {
-            Piece promoted = make_piece(us, promotion_type(m, *var));
-            remove_piece(to);
-            put_piece(promoted, to);
-            k ^= zobrist::psq[pc][to] ^ zobrist::psq[promoted][to];
-        }
-    }
-    st->captured = captured;
-    st->key = k;
-    sideToMove = them;
-    ++gamePly;
-    // With pawns on the board only Cambodian's board's honour can start a count.
-    if (counting != CountingRule::None && (!byType[PAWN] || counting == CountingRule::Cambodian))
-        update_counting(captured, m.is_promotion());
-    // Only a rook slides, so a check comes from the moved piece or along a rook's line.
-    const Square ksq = king_square(them);
-    const Piece moved = board[to];
-    st->checkers = attacks::rook(ksq, pieces()) & (pieces(us, ROOK) | pieces(us, AIWOK));
-    if (type_of(moved) != ROOK && (attacks::of(type_of(moved), us, to, pieces()) & square_bb(ksq)))
-        st->checkers |= square_bb(to);
-}
-
-// do_move for the positions the fast path leaves out: rights on the board (cambodian
-// first moves, sutras) or karouk's check counters. `st` is already the new record.
-void Position::do_move_general(Move m) {
-    st->rights = st->previous->rights;
-    st->checksLeft[WHITE] = st->previous->checksLeft[WHITE];
-    st->checksLeft[BLACK] = st->previous->checksLeft[BLACK];
-    const Color us = sideToMove, them = ~us;
-    const Square from = m.from(), to = m.to();
-    const Piece pc = board[from];
     Piece captured = NO_PIECE;
     Key k = st->previous->key ^ zobrist::side;
+    const bool sut = General && m.kind() == SUT_MOVE;
 
-    if (m.kind() == SUT_MOVE) {
+    if (sut) {
         // The pawn steps ahead first, then the piece takes the square it left.
         const Square pawnTo = to + pawn_push(us);
         const Piece pawn = board[to];
@@ -529,31 +482,55 @@ void Position::do_move_general(Move m) {
         }
     }
 
-    // Rights: lost by the piece that moves and by one captured on its square.
-    Bitboard r = st->rights & ~(square_bb(from) | square_bb(to));
-    // Cambodian: an enemy rook arriving on the king's rank or file takes the king's leap
-    // away (Fairy-Stockfish tests the rook's lines on an empty board).
-    const Bitboard theirKing = pieces(them, KING);
-    if (var->cambodianMoves && type_of(pc) == ROOK && (r & theirKing) &&
-        (attacks::rook(to, 0) & theirKing))
-        r &= ~theirKing;
-    // Sutras: Sut Met and Sut Ma belong to a side's first move; only the king's right
-    // outlives it.
-    if (var->sutras()) r &= ~((us == WHITE ? Rank1BB : Rank8BB) & ~pieces(us, KING));
-    for (Bitboard b = r ^ st->rights; b;) k ^= rights_key(pop_lsb(b));
-    st->rights = r;
+    if (General) {
+        // Rights: lost by the piece that moves and by one captured on its square.
+        Bitboard r = st->rights & ~(square_bb(from) | square_bb(to));
+        // Cambodian: an enemy rook arriving on the king's rank or file takes the king's
+        // leap away (Fairy-Stockfish tests the rook's lines on an empty board).
+        const Bitboard theirKing = pieces(them, KING);
+        if (var->cambodianMoves && type_of(pc) == ROOK && (r & theirKing) &&
+            (attacks::rook(to, 0) & theirKing))
+            r &= ~theirKing;
+        // Sutras: Sut Met and Sut Ma belong to a side's first move; only the king's right
+        // outlives it.
+        if (var->sutras()) r &= ~((us == WHITE ? Rank1BB : Rank8BB) & ~pieces(us, KING));
+        for (Bitboard b = r ^ st->rights; b;) k ^= rights_key(pop_lsb(b));
+        st->rights = r;
+    }
 
     st->captured = captured;
     sideToMove = them;
     ++gamePly;
-    if (var->counting != CountingRule::None) update_counting(captured, m.is_promotion());
-    st->checkers = attackers_to(king_square(them), pieces()) & pieces(us);
+    // With pawns on the board only Cambodian's board's honour can start a count.
+    const CountingRule counting = var->counting;
+    if (counting != CountingRule::None && (!byType[PAWN] || counting == CountingRule::Cambodian))
+        update_counting(captured, m.is_promotion());
+
+    const Square ksq = king_square(them);
+    if (sut)
+        st->checkers = attackers_to(ksq, pieces()) & pieces(us);
+    else {
+        // Only a rook slides, so a check comes from the moved piece or along a rook's line.
+        const Piece moved = board[to];
+        st->checkers = attacks::rook(ksq, pieces()) & (pieces(us, ROOK) | pieces(us, AIWOK));
+        if (type_of(moved) != ROOK &&
+            (attacks::of(type_of(moved), us, to, pieces()) & square_bb(ksq)))
+            st->checkers |= square_bb(to);
+    }
     // Karouk: each check uses up one of the checker's counters; at zero it has won.
-    if (var->firstCheckWins && st->checkers && st->checksLeft[us]) {
+    if (General && var->firstCheckWins && st->checkers && st->checksLeft[us]) {
         k ^= checks_key(us, st->checksLeft[us]) ^ checks_key(us, st->checksLeft[us] - 1);
         --st->checksLeft[us];
     }
     st->key = k;
+}
+
+void Position::do_move(Move m, StateInfo& newSt) {
+    if (__builtin_expect((st->rights | generalMake) != 0, 0))
+        do_move_impl<true>(m, newSt);
+    else
+        do_move_impl<false>(m, newSt);
+    assert(consistent());
 }
 
 void Position::undo_move(Move m) {
@@ -566,6 +543,7 @@ void Position::undo_move(Move m) {
             move_piece(to + pawn_push(us), to);
             st = st->previous;
             --gamePly;
+            assert(consistent());
             return;
         }
         remove_piece(to);
@@ -575,6 +553,7 @@ void Position::undo_move(Move m) {
     if (st->captured) put_piece(st->captured, to);
     st = st->previous;
     --gamePly;
+    assert(consistent());
 }
 
 void Position::do_null_move(StateInfo& newSt) {
@@ -590,6 +569,7 @@ void Position::do_null_move(StateInfo& newSt) {
     st = &newSt;
     sideToMove = ~sideToMove;
     ++gamePly;
+    assert(consistent());
 }
 
 void Position::undo_null_move() {
@@ -660,6 +640,15 @@ std::string Position::pretty() const {
 }
 
 bool Position::is_ok(std::string* why) const {
+    if (!consistent(why)) return false;
+    if (attackers_to(king_square(~sideToMove), pieces()) & byColor[sideToMove]) {
+        if (why) *why = "side not to move in check";
+        return false;
+    }
+    return true;
+}
+
+bool Position::consistent(std::string* why) const {
     auto fail = [&](const char* w) {
         if (why) *why = w;
         return false;
@@ -667,6 +656,13 @@ bool Position::is_ok(std::string* why) const {
     if (popcount(pieces(WHITE, KING)) != 1 || popcount(pieces(BLACK, KING)) != 1)
         return fail("king count");
     if (byColor[WHITE] & byColor[BLACK]) return fail("colour overlap");
+    if (popcount(byColor[WHITE]) > 16 || popcount(byColor[BLACK]) > 16)
+        return fail("more than 16 pieces a side");
+    if (byType[NO_PIECE_TYPE]) return fail("pieces without a kind");
+    if ((pieces(WHITE, PAWN) & promotion_zone(WHITE, var->promotionRank)) ||
+        (pieces(BLACK, PAWN) & promotion_zone(BLACK, var->promotionRank)))
+        return fail("unpromoted pawn in its promotion zone");
+    if (st->countLimit && (st->countLimit < 0 || st->countPly < 0)) return fail("negative count");
     Bitboard all = 0;
     for (PieceType pt = PAWN; pt <= KING; ++pt) {
         if (all & byType[pt]) return fail("type overlap");
@@ -685,8 +681,6 @@ bool Position::is_ok(std::string* why) const {
     if (st->key != compute_key()) return fail("key");
     if (st->checkers != (attackers_to(king_square(sideToMove), pieces()) & byColor[~sideToMove]))
         return fail("checkers");
-    if (attackers_to(king_square(~sideToMove), pieces()) & byColor[sideToMove])
-        return fail("side not to move in check");
     return true;
 }
 

@@ -282,7 +282,7 @@ bool mate_fits(int moves, int countPly, int countLimit) {
 
 namespace {
 
-// The count the bare side gets against m (pieces' honour, RULES.md), in moves.
+// The count the bare side gets against m (pieces' honour, docs/rules.md#counting), in moves.
 int honour_limit(const Material& m) {
     int rooks = 0, khons = 0, knights = 0;
     for (int i = 0; i < m.n; ++i)

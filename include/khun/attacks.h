@@ -17,7 +17,7 @@ struct Magic {
     Bitboard* table;
     unsigned shift;
 
-    unsigned index(Bitboard occupied) const {
+    [[nodiscard]] unsigned index(Bitboard occupied) const {
 #if defined(KHUN_USE_PEXT)
         return unsigned(pext(occupied, mask));
 #else
@@ -35,21 +35,21 @@ extern Bitboard PawnAttacks[COLOR_NB][SQUARE_NB]; // diagonal captures forward
 extern Bitboard LineBB[SQUARE_NB][SQUARE_NB];     // full rank/file through both, or 0
 extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];  // squares strictly between on a rank/file
 
-inline Bitboard rook(Square s, Bitboard occupied) {
+[[nodiscard]] inline Bitboard rook(Square s, Bitboard occupied) {
     const Magic& m = RookMagics[s];
     return m.table[m.index(occupied)];
 }
-inline Bitboard king(Square s) { return KingAttacks[s]; }
-inline Bitboard knight(Square s) { return KnightAttacks[s]; }
-inline Bitboard met(Square s) { return MetAttacks[s]; }
-inline Bitboard khon(Color c, Square s) { return KhonAttacks[c][s]; }
-inline Bitboard pawn(Color c, Square s) { return PawnAttacks[c][s]; }
-inline Bitboard aiwok(Square s, Bitboard occupied) {
+[[nodiscard]] inline Bitboard king(Square s) { return KingAttacks[s]; }
+[[nodiscard]] inline Bitboard knight(Square s) { return KnightAttacks[s]; }
+[[nodiscard]] inline Bitboard met(Square s) { return MetAttacks[s]; }
+[[nodiscard]] inline Bitboard khon(Color c, Square s) { return KhonAttacks[c][s]; }
+[[nodiscard]] inline Bitboard pawn(Color c, Square s) { return PawnAttacks[c][s]; }
+[[nodiscard]] inline Bitboard aiwok(Square s, Bitboard occupied) {
     return rook(s, occupied) | KnightAttacks[s] | MetAttacks[s];
 }
 
 // Squares attacked by a piece of kind pt and colour c standing on s.
-inline Bitboard of(PieceType pt, Color c, Square s, Bitboard occupied) {
+[[nodiscard]] inline Bitboard of(PieceType pt, Color c, Square s, Bitboard occupied) {
     switch (pt) {
     case PAWN: return PawnAttacks[c][s];
     case KNIGHT: return KnightAttacks[s];
@@ -64,7 +64,7 @@ inline Bitboard of(PieceType pt, Color c, Square s, Bitboard occupied) {
 
 } // namespace attacks
 
-inline Bitboard line_bb(Square a, Square b) { return attacks::LineBB[a][b]; }
-inline Bitboard between_bb(Square a, Square b) { return attacks::BetweenBB[a][b]; }
+[[nodiscard]] inline Bitboard line_bb(Square a, Square b) { return attacks::LineBB[a][b]; }
+[[nodiscard]] inline Bitboard between_bb(Square a, Square b) { return attacks::BetweenBB[a][b]; }
 
 } // namespace khun

@@ -25,12 +25,12 @@ template <GenType T>
 Move* generate(const Position& pos, Move* list);
 
 // The number of legal moves, counted without building the list (perft leaves).
-int count_legal(const Position& pos);
+[[nodiscard]] int count_legal(const Position& pos);
 
 // Whether the side to move has a legal move that gives check. In karouk such a move
 // wins on the spot, so a search can score the position mate_in(ply + 1) without trying
 // the moves one by one.
-bool has_checking_move(const Position& pos);
+[[nodiscard]] bool has_checking_move(const Position& pos);
 
 struct MoveList {
     template <GenType T = LEGAL>
@@ -58,9 +58,9 @@ struct MoveList {
 
 // UCI move text: "e3e4", "e5e6m" (the suffix is the promotion piece's letter). Cambodian
 // first moves and sutra moves are plain from-to: "d1b2", "e1e3", "b1c3".
-std::string to_uci(Move m, const Position& pos);
+[[nodiscard]] std::string to_uci(Move m, const Position& pos);
 // The legal move that `text` names in `pos`, or Move::none(). A promotion may omit its
 // suffix when only one promotion piece exists.
-Move parse_uci_move(const Position& pos, const std::string& text);
+[[nodiscard]] Move parse_uci_move(const Position& pos, const std::string& text);
 
 } // namespace khun

@@ -52,8 +52,20 @@ enum class Outcome {
 
 const char* outcome_name(Outcome o);
 // True for the outcomes that lose for the side to move.
-inline bool is_loss(Outcome o) { return o == Outcome::Checkmate || o == Outcome::Checked; }
-inline bool is_draw(Outcome o) { return o != Outcome::None && !is_loss(o); }
+[[nodiscard]] inline bool is_loss(Outcome o) {
+    return o == Outcome::Checkmate || o == Outcome::Checked;
+}
+[[nodiscard]] inline bool is_draw(Outcome o) { return o != Outcome::None && !is_loss(o); }
+
+// The piece a promotion move creates: the kind it names, else the variant's default.
+[[nodiscard]] constexpr PieceType promotion_type(Move m, const Variant& v) {
+    switch (m.kind()) {
+    case PROMO_ROOK: return ROOK;
+    case PROMO_KNIGHT: return KNIGHT;
+    case PROMO_KHON: return KHON;
+    default: return v.promotedTo;
+    }
+}
 
 class Position {
   public:
@@ -68,60 +80,62 @@ class Position {
     std::optional<std::string> set(const std::string& fen, const Variant& v, StateInfo* si);
     // Copies `other` into this position with a fresh state record `si` (for threads).
     void copy_from(const Position& other, StateInfo* si);
-    std::string fen() const;
+    [[nodiscard]] std::string fen() const;
 
     // Placement
-    Bitboard pieces() const { return byColor[WHITE] | byColor[BLACK]; }
-    Bitboard pieces(Color c) const { return byColor[c]; }
-    Bitboard pieces(PieceType pt) const { return byType[pt]; }
-    Bitboard pieces(Color c, PieceType pt) const { return byColor[c] & byType[pt]; }
-    Bitboard pieces(PieceType a, PieceType b) const { return byType[a] | byType[b]; }
-    Piece piece_on(Square s) const { return board[s]; }
-    bool empty(Square s) const { return board[s] == NO_PIECE; }
-    Square king_square(Color c) const { return lsb(pieces(c, KING)); }
-    int count(Color c) const { return popcount(byColor[c]); }
-    int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
-    int count(PieceType pt) const { return popcount(byType[pt]); }
-    Color side_to_move() const { return sideToMove; }
-    const Variant& variant() const { return *var; }
+    [[nodiscard]] Bitboard pieces() const { return byColor[WHITE] | byColor[BLACK]; }
+    [[nodiscard]] Bitboard pieces(Color c) const { return byColor[c]; }
+    [[nodiscard]] Bitboard pieces(PieceType pt) const { return byType[pt]; }
+    [[nodiscard]] Bitboard pieces(Color c, PieceType pt) const { return byColor[c] & byType[pt]; }
+    [[nodiscard]] Bitboard pieces(PieceType a, PieceType b) const { return byType[a] | byType[b]; }
+    [[nodiscard]] Piece piece_on(Square s) const { return board[s]; }
+    [[nodiscard]] bool empty(Square s) const { return board[s] == NO_PIECE; }
+    [[nodiscard]] Square king_square(Color c) const { return lsb(pieces(c, KING)); }
+    [[nodiscard]] int count(Color c) const { return popcount(byColor[c]); }
+    [[nodiscard]] int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
+    [[nodiscard]] int count(PieceType pt) const { return popcount(byType[pt]); }
+    [[nodiscard]] Color side_to_move() const { return sideToMove; }
+    [[nodiscard]] const Variant& variant() const { return *var; }
 
     // State
-    Key key() const { return st->key; }
+    [[nodiscard]] Key key() const { return st->key; }
     // The key the search caches results under: with a count running, the plies it has
     // left decide the result, so they are part of what makes two positions the same.
-    Key search_key() const {
+    [[nodiscard]] Key search_key() const {
         if (!st->countLimit) return st->key;
         int left = st->countLimit - st->countPly;
         return st->key ^ zobrist::countLeft[left < 0 ? 0 : left > 1023 ? 1023 : left];
     }
-    Bitboard checkers() const { return st->checkers; }
-    bool in_check() const { return st->checkers != 0; }
+    [[nodiscard]] Bitboard checkers() const { return st->checkers; }
+    [[nodiscard]] bool in_check() const { return st->checkers != 0; }
     int rule50() const { return st->rule50; }
-    int count_limit() const { return st->countLimit; }
-    int count_ply() const { return st->countPly; }
-    int game_ply() const { return gamePly; }
-    Bitboard rights() const { return st->rights; }
-    int checks_left(Color c) const { return st->checksLeft[c]; }
+    [[nodiscard]] int count_limit() const { return st->countLimit; }
+    [[nodiscard]] int count_ply() const { return st->countPly; }
+    [[nodiscard]] int game_ply() const { return gamePly; }
+    [[nodiscard]] Bitboard rights() const { return st->rights; }
+    [[nodiscard]] int checks_left(Color c) const { return st->checksLeft[c]; }
     // Whether move generation must take the general path: a variant rule that applies
     // everywhere, or first-move rights still on the board.
-    bool general_movegen() const { return (generalGen | st->rights) != 0; }
-    Piece captured_piece() const { return st->captured; }
-    Move last_move() const { return st->move; }
-    const StateInfo* state() const { return st; }
+    [[nodiscard]] bool general_movegen() const { return (generalGen | st->rights) != 0; }
+    [[nodiscard]] Piece captured_piece() const { return st->captured; }
+    [[nodiscard]] Move last_move() const { return st->move; }
+    [[nodiscard]] const StateInfo* state() const { return st; }
 
     // Attacks
-    Bitboard attackers_to(Square s, Bitboard occupied) const;
-    Bitboard attackers_to(Square s, Color c, Bitboard occupied) const {
+    [[nodiscard]] Bitboard attackers_to(Square s, Bitboard occupied) const;
+    [[nodiscard]] Bitboard attackers_to(Square s, Color c, Bitboard occupied) const {
         return attackers_to(s, occupied) & byColor[c];
     }
     // Our pieces that alone stand between our king and an enemy rook.
-    Bitboard pinned(Color us) const;
+    [[nodiscard]] Bitboard pinned(Color us) const;
 
     // Moves
-    bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
+    [[nodiscard]] bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
     // A sutra move lands on its own pawn's square: not a capture.
-    bool is_capture(Move m) const { return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE; }
-    bool gives_check(Move m) const;
+    [[nodiscard]] bool is_capture(Move m) const {
+        return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE;
+    }
+    [[nodiscard]] bool gives_check(Move m) const;
     void do_move(Move m, StateInfo& newSt);
     void undo_move(Move m);
     void do_null_move(StateInfo& newSt);
@@ -129,33 +143,43 @@ class Position {
 
     // Game end. `ply` is the distance from the search root: a position that repeats one
     // already seen after the root counts as a draw at once, otherwise it takes three.
-    Outcome outcome(int ply = 0) const;
+    [[nodiscard]] Outcome outcome(int ply = 0) const;
     // Karouk: the opponent has given the check it needed, so the side to move has lost.
     // Such a position has no legal moves; the search should score it mated_in(ply)
     // before any draw test. Always false in the other games.
-    bool lost_by_check() const { return checkWins && st->checksLeft[~sideToMove] == 0; }
+    [[nodiscard]] bool lost_by_check() const {
+        return var->firstCheckWins && st->checksLeft[~sideToMove] == 0;
+    }
     // The draws of outcome() that need no move generation unless the side to move is in
     // check (so the search can call it at every node): repetition, the counting rule,
     // and asean's fifty-move rule.
-    bool is_draw(int ply) const;
-    bool is_repetition(int ply) const;
-    bool counting_expired() const { return st->countLimit && st->countPly > st->countLimit; }
-    // The count limit (in moves, 0 = none) the side c would get; RULES.md countLimit().
-    int counting_limit_for(Color c) const;
+    [[nodiscard]] bool is_draw(int ply) const;
+    [[nodiscard]] bool is_repetition(int ply) const;
+    [[nodiscard]] bool counting_expired() const {
+        return st->countLimit && st->countPly > st->countLimit;
+    }
+    // The count limit (in moves, 0 = none) the side c would get (docs/rules.md#counting).
+    [[nodiscard]] int counting_limit_for(Color c) const;
 
     // Pretty board with the `d` lines (Fen, Key, Checkers).
-    std::string pretty() const;
+    [[nodiscard]] std::string pretty() const;
 
-    bool is_ok(std::string* why = nullptr) const; // internal consistency, for tests
+    // Internal consistency and a legal position (the side that just moved is not in
+    // check): for tests.
+    [[nodiscard]] bool is_ok(std::string* why = nullptr) const;
 
   private:
     void put_piece(Piece pc, Square s);
     void remove_piece(Square s);
     void move_piece(Square from, Square to);
     void update_counting(Piece captured, bool promotion);
-    void do_move_general(Move m);
-    bool gives_check_sut(Move m) const;
-    Key compute_key() const;
+    template <bool General>
+    void do_move_impl(Move m, StateInfo& newSt);
+    // is_ok() less the legality test: what do_move/undo_move assert in debug builds, as
+    // test oracles also make pseudo-legal moves to find out whether they are legal.
+    [[nodiscard]] bool consistent(std::string* why = nullptr) const;
+    [[nodiscard]] bool gives_check_sut(Move m) const;
+    [[nodiscard]] Key compute_key() const;
 
     Piece board[SQUARE_NB] = {};
     Bitboard byType[PIECE_TYPE_NB] = {};
@@ -164,10 +188,11 @@ class Position {
     int gamePly = 0;
     StateInfo* st = nullptr;
     const Variant* var = nullptr;
+    // The only copies of Variant fields: movegen and do_move test them at every node,
+    // and as masks they join st->rights in one OR and one branch instead of a load
+    // through `var` and a second test (see general_movegen() and do_move()).
     Bitboard generalGen = 0;  // all ones when var->general_movegen()
     Bitboard generalMake = 0; // all ones when do_move must take its general path (karouk)
-    CountingRule counting = CountingRule::None; // var->counting, read by every do_move
-    bool checkWins = false;                     // var->firstCheckWins
 };
 
 // A Position together with the records of the moves that led to it, as the protocol

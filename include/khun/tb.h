@@ -44,7 +44,7 @@ bool mate_fits(int moves, int countPly, int countLimit);
 
 // The probe's result under pos's counting state: a Win or Loss whose mate does not fit
 // becomes a Draw. With no count running yet, the count that starts when the bare side
-// is next to move (pieces' honour, RULES.md) is taken into account.
+// is next to move (pieces' honour, docs/rules.md#counting) is taken into account.
 Probe::Result counted(const Probe& p, const Position& pos);
 
 // Where tables are cached: the default is $XDG_CACHE_HOME/khun, else ~/.cache/khun. An

@@ -8,10 +8,12 @@ namespace khun {
 
 enum Color : int { WHITE, BLACK, COLOR_NB = 2 };
 
-constexpr Color operator~(Color c) { return Color(c ^ 1); }
+[[nodiscard]] constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
 // The Makruk family's piece kinds. MET covers promoted pawns too: a promoted bia is a
 // met in every respect, so no separate kind is needed. AIWOK only exists in ai-wok.
+// PIECE_TYPE_NB sizes the evaluation's parameter tables (eval_params.h), so a new kind
+// goes after KING and raises it, together with new weights.
 enum PieceType : int {
     NO_PIECE_TYPE,
     PAWN,
@@ -24,6 +26,11 @@ enum PieceType : int {
     PIECE_TYPE_NB = 8
 };
 
+// A piece is its colour above a 4-bit kind. Today's kinds fit in 3 bits exactly; the
+// fourth leaves room for more kinds without re-encoding pieces or the tables they index.
+constexpr int PIECE_TYPE_BITS = 4;
+static_assert(PIECE_TYPE_NB <= (1 << PIECE_TYPE_BITS), "piece kinds overflow the encoding");
+
 enum Piece : int {
     NO_PIECE,
     W_PAWN = PAWN,
@@ -33,19 +40,23 @@ enum Piece : int {
     W_ROOK,
     W_AIWOK,
     W_KING,
-    B_PAWN = PAWN + 8,
+    B_PAWN = PAWN + (1 << PIECE_TYPE_BITS),
     B_KNIGHT,
     B_KHON,
     B_MET,
     B_ROOK,
     B_AIWOK,
     B_KING,
-    PIECE_NB = 16
+    PIECE_NB = 2 << PIECE_TYPE_BITS
 };
 
-constexpr Piece make_piece(Color c, PieceType pt) { return Piece((c << 3) | pt); }
-constexpr PieceType type_of(Piece p) { return PieceType(p & 7); }
-constexpr Color color_of(Piece p) { return Color(p >> 3); }
+[[nodiscard]] constexpr Piece make_piece(Color c, PieceType pt) {
+    return Piece((c << PIECE_TYPE_BITS) | pt);
+}
+[[nodiscard]] constexpr PieceType type_of(Piece p) {
+    return PieceType(p & ((1 << PIECE_TYPE_BITS) - 1));
+}
+[[nodiscard]] constexpr Color color_of(Piece p) { return Color(p >> PIECE_TYPE_BITS); }
 
 enum Square : int {
     // clang-format off
@@ -67,22 +78,29 @@ enum Rank : int { RANK_1, RANK_2, RANK_3, RANK_4, RANK_5, RANK_6, RANK_7, RANK_8
 
 enum Direction : int { NORTH = 8, EAST = 1, SOUTH = -8, WEST = -1 };
 
-constexpr Square make_square(File f, Rank r) { return Square((r << 3) | f); }
-constexpr File file_of(Square s) { return File(s & 7); }
-constexpr Rank rank_of(Square s) { return Rank(s >> 3); }
-constexpr bool is_ok(Square s) { return s >= SQ_A1 && s <= SQ_H8; }
-constexpr Square operator+(Square s, int d) { return Square(int(s) + d); }
-constexpr Square operator-(Square s, int d) { return Square(int(s) - d); }
-inline Square& operator++(Square& s) { return s = Square(int(s) + 1); }
-inline File& operator++(File& f) { return f = File(int(f) + 1); }
-inline Rank& operator++(Rank& r) { return r = Rank(int(r) + 1); }
-inline Rank& operator--(Rank& r) { return r = Rank(int(r) - 1); }
-inline PieceType& operator++(PieceType& p) { return p = PieceType(int(p) + 1); }
+[[nodiscard]] constexpr Square make_square(File f, Rank r) { return Square((r << 3) | f); }
+[[nodiscard]] constexpr File file_of(Square s) { return File(s & 7); }
+[[nodiscard]] constexpr Rank rank_of(Square s) { return Rank(s >> 3); }
+[[nodiscard]] constexpr bool is_ok(Square s) { return s >= SQ_A1 && s <= SQ_H8; }
+[[nodiscard]] constexpr Square operator+(Square s, int d) { return Square(int(s) + d); }
+[[nodiscard]] constexpr Square operator-(Square s, int d) { return Square(int(s) - d); }
+constexpr Square& operator++(Square& s) { return s = Square(int(s) + 1); }
+constexpr File& operator++(File& f) { return f = File(int(f) + 1); }
+constexpr Rank& operator++(Rank& r) { return r = Rank(int(r) + 1); }
+constexpr Rank& operator--(Rank& r) { return r = Rank(int(r) - 1); }
+constexpr PieceType& operator++(PieceType& p) { return p = PieceType(int(p) + 1); }
 
 // The rank as seen from c's side: White's 3rd rank is Black's 6th.
-constexpr Rank relative_rank(Color c, Rank r) { return Rank(r ^ (c * 7)); }
-constexpr Rank relative_rank(Color c, Square s) { return relative_rank(c, rank_of(s)); }
-constexpr int pawn_push(Color c) { return c == WHITE ? NORTH : SOUTH; }
+[[nodiscard]] constexpr Rank relative_rank(Color c, Rank r) { return Rank(r ^ (c * 7)); }
+[[nodiscard]] constexpr Rank relative_rank(Color c, Square s) {
+    return relative_rank(c, rank_of(s));
+}
+[[nodiscard]] constexpr int pawn_push(Color c) { return c == WHITE ? NORTH : SOUTH; }
+
+// "e4": the square's name in every notation the engine writes but USI's.
+[[nodiscard]] inline std::string square_name(Square s) {
+    return std::string{char('a' + file_of(s)), char('1' + rank_of(s))};
+}
 
 // A move is 16 bits: from (6), to (6), and a kind (4). Every kind keeps from and to, so
 // a move prints as a plain from-to string plus, for a promotion, the piece letter.
@@ -93,6 +111,7 @@ enum MoveKind : int {
     PROMO_KNIGHT,
     PROMO_KHON,
     SUT_MOVE, // sutras: the pawn ahead advances and the piece follows
+    // Kinds 6..15 are free: a promotion to a new piece kind takes the next one.
 };
 
 class Move {
@@ -100,18 +119,20 @@ class Move {
     constexpr Move() = default;
     constexpr Move(Square from, Square to, MoveKind k = NORMAL)
         : data(uint16_t(from | (to << 6) | (k << 12))) {}
-    static constexpr Move none() { return Move(); }
-    static constexpr Move null() { return Move(uint16_t(65)); }
+    [[nodiscard]] static constexpr Move none() { return Move(); }
+    [[nodiscard]] static constexpr Move null() { return Move(uint16_t(65)); }
 
-    constexpr Square from() const { return Square(data & 63); }
-    constexpr Square to() const { return Square((data >> 6) & 63); }
-    constexpr MoveKind kind() const { return MoveKind(data >> 12); }
-    constexpr bool is_promotion() const { return kind() >= PROMOTION && kind() <= PROMO_KHON; }
-    constexpr uint16_t raw() const { return data; }
+    [[nodiscard]] constexpr Square from() const { return Square(data & 63); }
+    [[nodiscard]] constexpr Square to() const { return Square((data >> 6) & 63); }
+    [[nodiscard]] constexpr MoveKind kind() const { return MoveKind(data >> 12); }
+    [[nodiscard]] constexpr bool is_promotion() const {
+        return kind() >= PROMOTION && kind() <= PROMO_KHON;
+    }
+    [[nodiscard]] constexpr uint16_t raw() const { return data; }
     constexpr explicit operator bool() const { return data != 0 && data != 65; }
-    constexpr bool operator==(Move m) const { return data == m.data; }
-    constexpr bool operator!=(Move m) const { return data != m.data; }
-    static constexpr Move from_raw(uint16_t d) { return Move(d); }
+    [[nodiscard]] constexpr bool operator==(Move m) const { return data == m.data; }
+    [[nodiscard]] constexpr bool operator!=(Move m) const { return data != m.data; }
+    [[nodiscard]] static constexpr Move from_raw(uint16_t d) { return Move(d); }
 
   private:
     constexpr explicit Move(uint16_t d) : data(d) {}
@@ -131,7 +152,7 @@ constexpr int MAX_PLY = 246;
 constexpr Value VALUE_MATE_IN_MAX_PLY = VALUE_MATE - MAX_PLY;
 constexpr Value VALUE_MATED_IN_MAX_PLY = -VALUE_MATE_IN_MAX_PLY;
 
-constexpr Value mate_in(int ply) { return VALUE_MATE - ply; }
-constexpr Value mated_in(int ply) { return -VALUE_MATE + ply; }
+[[nodiscard]] constexpr Value mate_in(int ply) { return VALUE_MATE - ply; }
+[[nodiscard]] constexpr Value mated_in(int ply) { return -VALUE_MATE + ply; }
 
 } // namespace khun
