@@ -14,15 +14,6 @@ namespace {
 char file_char(Square s) { return char('a' + file_of(s)); }
 char rank_char(Square s) { return char('1' + rank_of(s)); }
 
-PieceType promotion_type(Move m, const Variant& v) {
-    switch (m.kind()) {
-    case PROMO_ROOK: return ROOK;
-    case PROMO_KNIGHT: return KNIGHT;
-    case PROMO_KHON: return KHON;
-    default: return v.promotedTo;
-    }
-}
-
 char piece_char(const Variant& v, PieceType pt) { return v.pieceChars[pt]; }
 
 // The piece kind an upper-case letter names in `v`: its FEN letter first, then the
@@ -74,11 +65,11 @@ std::string to_san(Position& pos, Move m) {
             else if (!sameRank)
                 san += rank_char(from);
             else
-                san += std::string{file_char(from), rank_char(from)};
+                san += square_name(from);
         }
     }
     if (capture) san += 'x';
-    san += std::string{file_char(to), rank_char(to)};
+    san += square_name(to);
     if (m.is_promotion()) {
         san += '=';
         san += piece_char(v, promotion_type(m, v));

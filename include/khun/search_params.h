@@ -115,7 +115,7 @@ constexpr int CorrectionLimit = 1024;
 // ahead), the ma more than either, the ruea more, and the ai-wok (ruea + ma + met) most.
 // The king is 0: legal moves never put it en prise, and SEE stops at a king capture that
 // could be answered.
-constexpr int SeeValue[8] = {0, 110, 530, 360, 230, 800, 1100, 0};
+constexpr int SeeValue[PIECE_TYPE_NB] = {0, 110, 530, 360, 230, 800, 1100, 0};
 
 // --- Time ----------------------------------------------------------------------------
 // Past this many ms a search reports fail-high/low lines, multipv lines as they come, and
