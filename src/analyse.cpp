@@ -16,15 +16,16 @@
 
 namespace khun {
 
-double win_chance(Value score) {
-    if (score >= VALUE_MATE_IN_MAX_PLY) return 1.0;
-    if (score <= VALUE_MATED_IN_MAX_PLY) return 0.0;
-    const double cp = std::clamp(double(score), -2000.0, 2000.0);
-    return 1.0 / (1.0 + std::exp(-0.00368208 * cp));
+double win_chance(const wdl::WDL& w) { return (w.win + w.draw / 2.0) / 1000.0; }
+
+double win_chance(Value score, int material, int countPliesLeft) {
+    return win_chance(wdl::from_score(score, material, countPliesLeft));
 }
 
 int judge_move(double drop) {
-    // Lichess's thresholds (0.1, 0.2, 0.3 of its -1..1 scale) on the 0..1 scale.
+    // Lichess's thresholds (0.1, 0.2, 0.3 of its -1..1 scale) on the 0..1 scale, kept on
+    // the WDL model's expectation: from an even start a bia given away is about ?!, two
+    // about ?, a khon or more ??.
     if (drop >= 0.15) return 4;
     if (drop >= 0.10) return 2;
     if (drop >= 0.05) return 6;
@@ -48,6 +49,7 @@ namespace {
 // What one position's search (or its end of game) says.
 struct Verdict {
     Value score = 0; // for the side to move
+    wdl::WDL wdl{};  // the same, with the position's material and count
     int depth = 0;
     Move best = Move::none();
     Outcome outcome = Outcome::None;
@@ -59,6 +61,7 @@ Verdict evaluate_position(Engine& engine, const AnalyseOptions& opts) {
     v.outcome = pos.outcome();
     if (v.outcome != Outcome::None) {
         v.score = is_loss(v.outcome) ? -VALUE_MATE : VALUE_DRAW;
+        v.wdl = is_loss(v.outcome) ? wdl::WDL{0, 0, 1000} : wdl::WDL{0, 1000, 0};
         return v;
     }
     search::Limits limits;
@@ -78,10 +81,17 @@ Verdict evaluate_position(Engine& engine, const AnalyseOptions& opts) {
     limits.start = now();
     engine.go(limits, l);
     engine.wait();
+    v.wdl = wdl::from_position(pos, v.score);
     return v;
 }
 
 Value for_white(Value v, Color stm) { return stm == WHITE ? v : -v; }
+
+// "wdl 412/560/28": White's win, draw and loss per mille.
+std::string format_wdl(const wdl::WDL& w, Color stm) {
+    const int win = stm == WHITE ? w.win : w.loss, loss = stm == WHITE ? w.loss : w.win;
+    return "wdl " + std::to_string(win) + "/" + std::to_string(w.draw) + "/" + std::to_string(loss);
+}
 
 std::string outcome_text(Outcome o) {
     switch (o) {
@@ -153,11 +163,15 @@ std::optional<std::string> annotate_game(Engine& engine, PgnGame& game, const An
 
         std::ostringstream c;
         c << format_score(for_white(after.score, sides[i + 1])) << "/" << after.depth;
-        if (after.outcome != Outcome::None) c << " " << outcome_text(after.outcome);
+        // The game's end says it all; otherwise what the score means for the result.
+        if (after.outcome != Outcome::None)
+            c << " " << outcome_text(after.outcome);
+        else
+            c << " " << format_wdl(after.wdl, sides[i + 1]);
         double drop = 0;
         if (before.best && before.best != pm.move) {
-            // The score after the move is the opponent's, hence the minus.
-            drop = std::max(0.0, win_chance(before.score) - win_chance(-after.score));
+            // The verdict after the move is the opponent's, hence 1 minus.
+            drop = std::max(0.0, win_chance(before.wdl) - (1.0 - win_chance(after.wdl)));
             c << " best " << bestSan[i] << " " << format_score(for_white(before.score, mover));
         }
         if (!notes[i + 1].empty()) c << "; " << notes[i + 1];

@@ -3,6 +3,7 @@
 #include "khun/evaluate.h"
 #include "khun/movegen.h"
 #include "khun/perft.h"
+#include "khun/wdl.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -24,6 +25,25 @@ namespace {
 std::string chomp(std::string text) {
     if (!text.empty() && text.back() == '\n') text.pop_back();
     return text;
+}
+
+// Whether the handshake lists option `name`. UCI_Chess960 is accepted (Cute Chess sends
+// it) but not offered: a GUI that sees it offers Khun for Fischer Random chess, which
+// it cannot play. UCI_ShowWDL only in a dialect that prints the WDL.
+bool listed(const Notation& n, const std::string& name) {
+    return name != "UCI_Chess960" && (n.wdl || name != "UCI_ShowWDL");
+}
+
+// " wdl W D L" for `score` in the root position `root` (the side to move's view, as the
+// score is). A position with no move to search (depth 0) is over: its result is known.
+std::string wdl_text(const Position& root, Value score, bool over) {
+    wdl::WDL w = wdl::from_position(root, score);
+    if (over && std::abs(score) < VALUE_MATE_IN_MAX_PLY)
+        w = score > 0   ? wdl::WDL{1000, 0, 0}
+            : score < 0 ? wdl::WDL{0, 0, 1000}
+                        : wdl::WDL{0, 1000, 0};
+    return " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
+           std::to_string(w.loss);
 }
 
 } // namespace
@@ -76,6 +96,7 @@ void Session::hello() {
     std::ostringstream os;
     os << "id name Khun " << KHUN_VERSION << "\nid author the Khun developers" << notation.afterId;
     for (const EngineOption& o : engine.options()) {
+        if (!listed(notation, o.name)) continue;
         os << "\noption name " << notation.option_name(o.name) << " type "
            << option_type_name(o.type);
         if (o.type != EngineOption::Type::Button)
@@ -246,15 +267,21 @@ void Session::cmd_go(std::istringstream& is) {
 
 search::Listener Session::reporter() {
     search::Listener l;
+    // The root: the position at `go`, which stays put while the search runs.
     const Position* pos = &engine.position();
     auto move = [this, pos](Move m) { return notation.move_out(to_uci(m, *pos)); };
-    l.info = [this, move](const search::Info& i) {
-        if (i.pv.empty()) return send("info depth 0 score " + notation.score(i.score));
+    const bool showWdl = notation.wdl && engine.option("UCI_ShowWDL") == "true";
+    l.info = [this, move, pos, showWdl](const search::Info& i) {
+        if (i.pv.empty())
+            return send("info depth 0 score " + notation.score(i.score) +
+                        (showWdl ? wdl_text(*pos, i.score, true) : ""));
         std::ostringstream os;
         os << "info depth " << i.depth << " seldepth " << i.seldepth << " multipv " << i.multipv
            << " score " << notation.score(i.score);
         if (i.bound == BOUND_LOWER) os << " lowerbound";
         if (i.bound == BOUND_UPPER) os << " upperbound";
+        // Where Stockfish puts it: after the score and its bound.
+        if (showWdl) os << wdl_text(*pos, i.score, false);
         os << " nodes " << i.nodes << " nps " << i.nps << " hashfull " << i.hashfull;
         if (notation.tbhits) os << " tbhits " << i.tbhits;
         os << " time " << i.time << " pv";

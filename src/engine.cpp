@@ -42,6 +42,7 @@ void Engine::add_options() {
     add("Ponder", T::Check, "false", 0, 0);
     add("MultiPV", T::Spin, "1", 1, 500);
     add("Move Overhead", T::Spin, "10", 0, 5000);
+    // Accepted (Cute Chess sends it) but not listed: see command.cpp's listed().
     add("UCI_Chess960", T::Check, "false", 0, 0, {},
         [](const EngineOption& o, const std::string&, OptionResult& r) {
             if (o.value == "true")
@@ -68,6 +69,9 @@ void Engine::add_options() {
     };
     for (const char* name : {"SutKhun", "SutMet", "SutMa"})
         add(name, T::Check, "false", 0, 0, {}, sutra);
+    // Fairy-Stockfish's name: `wdl W D L` (wdl.h's model) after each UCI info score; read
+    // when a search starts.
+    add("UCI_ShowWDL", T::Check, "false", 0, 0);
 }
 
 Engine::~Engine() {

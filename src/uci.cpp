@@ -25,6 +25,7 @@ const Notation UciNotation = [] {
     n.tbhits = true;
     n.searchmoves = true;
     n.byoyomi = false;
+    n.wdl = true;
     n.sfen_to_fen = nullptr;
     return n;
 }();

@@ -32,8 +32,12 @@ std::vector<std::string> sans(const PgnGame& g) {
     return out;
 }
 
-// "+0.35/3", "-M2/3", "0.00/0 stalemate", optionally " best Nd2 +0.10" and a count note.
-const std::regex Evaluation(R"(^(0\.00|[+-]\d+\.\d\d|[+-]M\d+)/\d+([ ;].*)?$)");
+// "+0.35/3 wdl 305/616/79" (White's win/draw/loss per mille) or "0.00/0 stalemate",
+// optionally " best Nd2 +0.10" and a count note.
+const std::regex
+    Evaluation(R"(^(0\.00|[+-]\d+\.\d\d|[+-]M\d+)/\d+ (wdl \d+/\d+/\d+|[a-z][a-z ]+)([ ;].*)?$)");
+
+const std::regex WdlPart(R"(wdl (\d+)/(\d+)/(\d+))");
 
 const char* Blunder = R"([Event "blunder"]
 [Variant "makruk"]
@@ -46,12 +50,17 @@ const char* Blunder = R"([Event "blunder"]
 } // namespace
 
 TEST_CASE("analyse: win chance, judgements and scores", "[analyse]") {
-    CHECK(win_chance(0) == Approx(0.5));
-    CHECK(win_chance(100) > 0.5);
-    CHECK(win_chance(-100) == Approx(1 - win_chance(100)));
-    CHECK(win_chance(300) > win_chance(100));
-    CHECK(win_chance(mate_in(5)) == 1.0);
-    CHECK(win_chance(mated_in(5)) == 0.0);
+    // The expected result W + D/2 of the WDL model, at the start's material (64).
+    CHECK(win_chance(0, 64) == Approx(0.5));
+    CHECK(win_chance(100, 64) > 0.5);
+    CHECK(win_chance(-100, 64) == Approx(1 - win_chance(100, 64)));
+    CHECK(win_chance(300, 64) > win_chance(100, 64));
+    CHECK(win_chance(mate_in(5), 64) == 1.0);
+    CHECK(win_chance(mated_in(5), 64) == 0.0);
+    CHECK(win_chance(wdl::WDL{412, 560, 28}) == Approx(0.692));
+    // A count about to run out leaves any score short of mate a draw.
+    CHECK(win_chance(800, 16, 0) == Approx(0.5));
+    CHECK(win_chance(800, 16, 40) > 0.7);
     CHECK(judge_move(0.0) == 0);
     CHECK(judge_move(0.04) == 0);
     CHECK(judge_move(0.06) == 6);
@@ -90,6 +99,9 @@ TEST_CASE("analyse: a sample file at depth 3", "[analyse]") {
         for (auto& m : games[i].moves) {
             INFO("move " << m.san << " comment {" << m.comment << "}");
             CHECK(std::regex_match(m.comment, Evaluation));
+            std::smatch w;
+            if (std::regex_search(m.comment, w, WdlPart))
+                CHECK(std::stoi(w[1]) + std::stoi(w[2]) + std::stoi(w[3]) == 1000);
         }
     }
     // The game that ends in mate says so.
@@ -102,6 +114,10 @@ TEST_CASE("analyse: a sample file at depth 3", "[analyse]") {
     CHECK((b.moves[0].nags[0] == 2 || b.moves[0].nags[0] == 4));
     CHECK(b.moves[0].comment.find(" best ") != std::string::npos);
     CHECK(b.moves[0].comment[0] == '-');
+    // The WDL is White's too: after the blunder White loses more often than it wins.
+    std::smatch w;
+    REQUIRE(std::regex_search(b.moves[0].comment, w, WdlPart));
+    CHECK(std::stoi(w[3]) > std::stoi(w[1]));
     CHECK(b.moves[1].nags.empty());
     CHECK(b.moves[1].comment.find(" best ") == std::string::npos);
     CHECK(out.str().find("1. Ra5?") != std::string::npos);

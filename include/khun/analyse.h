@@ -1,11 +1,13 @@
 // `khun analyse`: searches every position of the games of a PGN file and writes the
 // games back annotated: the evaluation after each move, the better move where the game
-// left it, ?! ? ?? by the win chance a move gave away, and where a count starts.
+// left it, ?! ? ?? by the expected result a move gave away (the WDL model of wdl.h),
+// and where a count starts.
 #pragma once
 
 #include "khun/engine.h"
 #include "khun/pgn.h"
 #include "khun/types.h"
+#include "khun/wdl.h"
 
 #include <functional>
 #include <iosfwd>
@@ -26,13 +28,17 @@ struct AnalyseOptions {
     bool progress = true; // the updating progress line on the error stream
 };
 
-// The chance (0 to 1) that the side a score is for goes on to win. A placeholder logistic
-// model (lichess's curve for chess) until the WDL model of wdl.h takes its place: this is
-// the one function to swap.
-double win_chance(Value score);
+// The expected result (0 to 1: a win 1, a draw 1/2) of the side a WDL is for: W + D/2
+// per mille of the model of wdl.h. A draw-heavy game's scale: a bia down at the start is
+// about 0.44, a ruea down there about 0.25, and with little material and a count nearly
+// out any score is near 0.5.
+double win_chance(const wdl::WDL& w);
+// The same for a score at a material count (wdl::material) and a running count's plies
+// left.
+double win_chance(Value score, int material, int countPliesLeft = wdl::NoCount);
 
-// The judgement glyph's NAG for a move that gave away `drop` (0 to 1) of the mover's win
-// chance: 0 (none), 6 (?!), 2 (?) or 4 (??).
+// The judgement glyph's NAG for a move that gave away `drop` (0 to 1) of the mover's
+// expected result: 0 (none), 6 (?!) from 0.05, 2 (?) from 0.10, 4 (??) from 0.15.
 int judge_move(double drop);
 
 // A score for White in pawns ("+0.35", "-1.20", "0.00"), or a mate ("+M3": White mates in

@@ -31,6 +31,7 @@ struct Notation {
     bool tbhits;        // info lines report tbhits
     bool searchmoves;   // go accepts searchmoves
     bool byoyomi;       // go accepts byoyomi
+    bool wdl;           // UCI_ShowWDL is listed and adds `wdl W D L` to the info lines
     // `position sfen <sfen>`: the FEN an SFEN stands for (nullopt with `error` set when
     // malformed); nullptr in a dialect without SFEN.
     std::optional<std::string> (*sfen_to_fen)(const std::string& sfen, std::string& error);
