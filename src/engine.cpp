@@ -16,7 +16,7 @@ Engine::Engine()
 }
 
 // Every option with what a change of it does. The search's own options (Threads,
-// MultiPV, Move Overhead) are read when a search starts.
+// MultiPV, Move Overhead, the play levels) are read when a search starts.
 void Engine::add_options() {
     using T = EngineOption::Type;
     using Change = decltype(EngineOption::onChange);
@@ -42,6 +42,13 @@ void Engine::add_options() {
     add("Ponder", T::Check, "false", 0, 0);
     add("MultiPV", T::Spin, "1", 1, 500);
     add("Move Overhead", T::Spin, "10", 0, 5000);
+    // Play levels (skill.h), with Fairy-Stockfish's names, ranges and defaults, which
+    // pychess.org sends: Skill Level (20 is full strength), or with UCI_LimitStrength on
+    // a level from UCI_Elo. UCI_AnalyseMode is accepted and changes nothing.
+    add("Skill Level", T::Spin, "20", -20, 20);
+    add("UCI_LimitStrength", T::Check, "false", 0, 0);
+    add("UCI_Elo", T::Spin, "1350", 500, 2850);
+    add("UCI_AnalyseMode", T::Check, "false", 0, 0);
     // Accepted (Cute Chess sends it) but not listed: see command.cpp's listed().
     add("UCI_Chess960", T::Check, "false", 0, 0, {},
         [](const EngineOption& o, const std::string&, OptionResult& r) {
@@ -153,6 +160,9 @@ void Engine::go(search::Limits limits, search::Listener listener) {
     so.threads = std::stoi(option("Threads"));
     so.multiPV = std::stoi(option("MultiPV"));
     so.moveOverhead = std::stoi(option("Move Overhead"));
+    so.skillLevel = std::stoi(option("Skill Level"));
+    so.limitStrength = option("UCI_LimitStrength") == "true";
+    so.elo = std::stoi(option("UCI_Elo"));
     warm_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));
 }

@@ -3,10 +3,12 @@
 #include "khun/evaluate.h"
 #include "khun/movegen.h"
 #include "khun/search_params.h"
+#include "khun/skill.h"
 #include "khun/tb.h"
 
 #include <algorithm>
 #include <cassert>
+#include <chrono>
 #include <cmath>
 
 namespace khun {
@@ -245,6 +247,19 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
     listener = std::move(l);
     stopFlag = false;
     pondering = lim.ponder;
+    // The level: Skill Level, or UCI_Elo's float level rounded at random, once a search.
+    {
+        const uint64_t seed =
+            opts.skillSeed
+                ? opts.skillSeed
+                : uint64_t(std::chrono::high_resolution_clock::now().time_since_epoch().count());
+        SkillRng rng(seed);
+        const double level = skill_float_level(opts);
+        skill = std::make_unique<Skill>(skill_round_level(level, rng), rng.next());
+    }
+    searchMultiPV = skill->multi_pv(opts.multiPV);
+    if (const uint64_t cap = skill->node_cap())
+        limits.nodes = limits.nodes ? std::min(limits.nodes, cap) : cap;
     const Color us = pos.side_to_move();
     tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead,
             pos.game_ply());
@@ -285,12 +300,23 @@ void Searcher::run_main() {
     for (size_t i = 1; i < workers.size(); ++i) pool.wait(i);
 
     // Lazy SMP: a helper that finished a deeper iteration may know better.
+    // (Not for a weaker level: its move is chosen from the main thread's root moves.)
     Worker* best = &main;
-    if (options.multiPV == 1 && limits.depth == 0)
+    if (options.multiPV == 1 && limits.depth == 0 && !skill->enabled())
         for (auto& w : workers)
             if (!w->rootMoves.empty() && w->completedDepth > best->completedDepth &&
                 w->rootMoves[0].score > best->rootMoves[0].score)
                 best = w.get();
+    // A weaker level plays the move it picked (again now if the search ended before the
+    // pick's depth, or the best move now mates and the picked one does not): to the front,
+    // so that bestmove and the PV shown are the move played.
+    if (skill->enabled()) {
+        if (skill->must_repick(main.rootMoves, searchMultiPV))
+            skill->pick_best(main.rootMoves, searchMultiPV);
+        auto picked = std::find_if(main.rootMoves.begin(), main.rootMoves.end(),
+                                   [this](const RootMove& r) { return r.pv[0] == skill->best; });
+        if (picked != main.rootMoves.end()) std::swap(main.rootMoves[0], *picked);
+    }
     const RootMove& rm = best->rootMoves[0];
     // A search stopped inside an iteration may have changed its mind since the last info
     // line: show the PV of the move actually played.
@@ -314,7 +340,9 @@ void Worker::iterative_deepening() {
     }
     ss->pv = pv;
 
-    const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
+    // A weaker level searches more root moves than the user sees (report() shows the
+    // user's MultiPV only).
+    const int multiPV = std::min<int>(searcher.searchMultiPV, int(rootMoves.size()));
     const Limits& limits = searcher.limits;
     int maxDepth = limits.depth > 0 ? std::min(limits.depth, MAX_PLY - 10) : MAX_PLY - 10;
     uint64_t lastIterationNodes = ~uint64_t(0), nodesBefore = 0;
@@ -356,6 +384,11 @@ void Worker::iterative_deepening() {
         }
         if (!searcher.stopFlag) completedDepth = rootDepth;
         if (!main()) continue;
+
+        // A weaker level chooses its move from this depth's root moves.
+        Skill& skill = *searcher.skill;
+        if (skill.enabled() && skill.time_to_pick(rootDepth) && completedDepth == rootDepth)
+            skill.pick_best(rootMoves, multiPV);
 
         const Value score = rootMoves[0].score;
         // A mate proven with room to spare, or a tree that no longer grows (the tables

@@ -67,6 +67,12 @@ struct Options {
     int threads = 1;
     int multiPV = 1;
     int moveOverhead = 10;
+    // Play levels (skill.h): Skill Level 20 (or UCI_LimitStrength off at level 20) is
+    // full strength and changes nothing.
+    int skillLevel = 20;
+    bool limitStrength = false;
+    int elo = 1350;
+    uint64_t skillSeed = 0; // 0: seeded from the clock, so that play varies
 };
 
 struct RootMove {
@@ -81,6 +87,7 @@ struct RootMove {
 };
 
 class Worker;
+class Skill;
 
 // The orchestrator: owns the search threads (kept between searches) and what they share:
 // the TT, the stop flag, the limits.
@@ -109,6 +116,10 @@ class Searcher {
     Listener listener;
     TimeManager tm;
     std::vector<std::unique_ptr<Worker>> workers;
+    // This search's level (disabled at full strength) and how many root moves it searches
+    // fully: the user's MultiPV, or more behind the scenes for a weaker level.
+    std::unique_ptr<Skill> skill;
+    int searchMultiPV = 1;
 
   private:
     // The job of thread 0: runs the main worker and the helpers, then reports the move.

@@ -118,6 +118,40 @@ constexpr int CorrectionLimit = 1024;
 // SEE stops at a king capture that could be answered.
 constexpr int SeeValue[PIECE_TYPE_NB] = {0, 115, 536, 361, 232, 796, 1100, 0};
 
+// --- Play levels (skill.h) ------------------------------------------------------------
+// Fairy-Stockfish's rule (Skill Level -20..20, 20 = full strength): a weaker level
+// searches at least SkillMultiPV root moves fully and, at depth 1 + max(level, 0), plays
+// the one with the largest score + push, push = (weakness * (top - score) + delta *
+// (random % weakness)) / SkillPushDivisor, weakness = SkillWeaknessBase -
+// SkillWeaknessPerLevel * level, delta = min(top - the last one's score, SkillDeltaMax).
+constexpr int SkillMultiPV = 4;
+constexpr int SkillWeaknessBase = 120;
+constexpr int SkillWeaknessPerLevel = 2;
+constexpr int SkillPushDivisor = 128;
+// The random spread is at most a bia (SeeValue[PAWN]), as Stockfish's is a pawn.
+constexpr int SkillDeltaMax = SeeValue[1]; // the bia
+// UCI_Elo to a float level (Fairy-Stockfish's fit, anchored on CCRL): shifted = Elo -
+// SkillEloShift; level = (shifted / SkillEloScale)^(1 / SkillEloExponent) above, and
+// shifted / SkillEloScale + (shifted / SkillEloLowScale)^5 below.
+constexpr double SkillEloShift = 1346.6;
+constexpr double SkillEloScale = 143.4;
+constexpr double SkillEloExponent = 0.806;
+constexpr double SkillEloLowScale = 500.0;
+// Makruk's count ends a won bare-king ending in a draw: a level that drifted among
+// "nearly as good" moves would let it run out, and a person who has lost everything but
+// the king would be handed a draw by an engine that is winning by a ruea. So from this
+// level up, when the best root move mates (a search or a table score), only root moves
+// that still mate may be chosen. -5 is below pychess.org's weakest level (it sends -4),
+// so every level a person picks there converts; the levels under it are left free to
+// throw a win away, as the lowest levels are meant to.
+constexpr int SkillKeepMateLevel = -5;
+// A weak level also stops after a node budget: SkillNodesBase for levels up to 0,
+// doubling with each level above (level 10: about 4M nodes, past any depth-11 pick; level
+// 19: beyond any real search). The move is chosen at depth 1 + level anyway, so the cap
+// costs the pick nothing when it is reached; it only spares the person a full movetime
+// wait for a depth-1 choice, and keeps a lower level never searching more than a higher.
+constexpr unsigned long long SkillNodesBase = 4096;
+
 // --- Time ----------------------------------------------------------------------------
 // Past this many ms a search reports fail-high/low lines, multipv lines as they come, and
 // `currmove`: a GUI watching a long search wants to see it move, a short one only spams.

@@ -1,0 +1,71 @@
+// Play levels for people (UCI `Skill Level`, `UCI_LimitStrength`, `UCI_Elo`), with
+// Fairy-Stockfish's names, ranges and rule: a weaker level searches a few root moves
+// behind the scenes (MultiPV) and plays one of the best few, chosen at random weighted by
+// score, at a shallow depth. Not random blunders: the choice is among moves the search
+// found nearly as good, and a won bare-king ending keeps a mating move (Makruk's count
+// would otherwise let a weak level throw the win away).
+#pragma once
+
+#include "khun/search.h"
+#include "khun/types.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace khun {
+
+namespace search {
+
+// A small per-search generator (xorshift64*), seeded from the clock by default so that
+// play varies from game to game; tests may seed it.
+class SkillRng {
+  public:
+    explicit SkillRng(uint64_t seed) : s(seed ? seed : 0x9E3779B97F4A7C15ull) {}
+    uint64_t next() {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
+
+  private:
+    uint64_t s;
+};
+
+// The level a search plays at, from the options: UCI_Elo's level (a float, Fairy-
+// Stockfish's fit) when UCI_LimitStrength is on, else Skill Level.
+[[nodiscard]] double skill_float_level(const Options& o);
+// The float level rounded up or down at random so that the average equals it.
+[[nodiscard]] int skill_round_level(double level, SkillRng& rng);
+
+class Skill {
+  public:
+    Skill(int level, uint64_t seed) : level(level), rng(seed) {}
+    [[nodiscard]] bool enabled() const { return level < SkillMaxLevel; }
+    // The root depth whose results the pick is made from.
+    [[nodiscard]] bool time_to_pick(int depth) const { return depth == pick_depth(); }
+    [[nodiscard]] int pick_depth() const { return 1 + std::max(level, 0); }
+    // How many root moves to search fully (at least the user's MultiPV).
+    [[nodiscard]] int multi_pv(int userMultiPV) const;
+    // The node cap of this level (0: none).
+    [[nodiscard]] uint64_t node_cap() const;
+    // Chooses among the first `multiPV` of `rootMoves` (sorted best first) and remembers
+    // the choice in `best`. A root move not searched this iteration counts with its
+    // previous score; one with neither is skipped.
+    Move pick_best(const std::vector<RootMove>& rootMoves, int multiPV);
+    // True when `best` should be chosen again from these (final) root moves: none was
+    // picked, or the best move mates and the picked one no longer does.
+    [[nodiscard]] bool must_repick(const std::vector<RootMove>& rootMoves, int multiPV) const;
+
+    static constexpr int SkillMaxLevel = 20;
+    const int level;
+    Move best = Move::none();
+
+  private:
+    SkillRng rng;
+};
+
+} // namespace search
+
+} // namespace khun
