@@ -1,20 +1,15 @@
-#include "khun/search.h"
+#include "search_internal.h"
 
 #include "khun/evaluate.h"
-#include "khun/movegen.h"
-#include "khun/search_params.h"
 #include "khun/skill.h"
 #include "khun/tb.h"
 
 #include <algorithm>
 #include <cassert>
-#include <chrono>
 #include <cmath>
 
 namespace khun {
 namespace search {
-
-using namespace params;
 
 namespace {
 
@@ -29,42 +24,6 @@ struct ReductionInit {
                     int(LmrBase + std::log(double(d)) * std::log(double(m)) / LmrDivisor);
     }
 } reductionInit;
-
-struct Stack {
-    Move* pv;
-    PieceToHistory* contHist;
-    int ply;
-    Move currentMove;
-    Piece movedPiece;
-    Move excluded;
-    Move killers[2];
-    Value staticEval;
-    int moveCount;
-    bool inCheck;
-};
-
-constexpr int StackOffset = 4;
-
-[[nodiscard]] Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
-
-[[nodiscard]] bool is_mate_score(Value v) {
-    return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
-}
-
-// This node's PV: its best move followed by the child's PV.
-void update_pv(Move* pv, Move m, const Move* childPv) {
-    *pv++ = m;
-    for (; childPv && *childPv; ++childPv) *pv++ = *childPv;
-    *pv = Move::none();
-}
-
-[[nodiscard]] int pawn_index(const Position& pos) {
-    return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
-}
-
-[[nodiscard]] int stat_bonus(int depth) {
-    return std::min(StatBonusQuad * depth * depth + StatBonusLinear * depth, StatBonusMax);
-}
 
 } // namespace
 
@@ -85,247 +44,6 @@ void update_pv(Move* pv, Move m, const Move* childPv) {
         if (p->result == tb::Probe::Loss) return -20 + std::min(p->moves, 40) / 4;
         return VALUE_DRAW;
     }
-}
-
-// A line scored by the tables ends where the tables answered: follow them on to the mate,
-// so that the PV shows it.
-static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
-    if (!root.variant().bareKingTables || pv.empty()) return;
-    std::vector<StateInfo> states(MAX_PLY + 2);
-    Position p;
-    p.copy_from(root, &states[0]);
-    size_t n = 0;
-    for (; n < pv.size() && n < size_t(MAX_PLY); ++n) p.do_move(pv[n], states[n + 1]);
-    StateInfo child;
-    while (n < size_t(MAX_PLY)) {
-        auto here = tb::probe(p, false);
-        if (!here || here->result == tb::Probe::Draw) break;
-        Move next = Move::none();
-        for (Move m : MoveList(p)) {
-            p.do_move(m, child);
-            auto c = tb::probe(p, false);
-            const bool keeps =
-                c && (here->result == tb::Probe::Win
-                          ? c->result == tb::Probe::Loss && c->moves == here->moves - 1
-                          : c->result == tb::Probe::Win && c->moves == here->moves);
-            p.undo_move(m);
-            if (keeps) {
-                next = m;
-                break;
-            }
-        }
-        if (!next) break;
-        pv.push_back(next);
-        p.do_move(next, states[n + 1]);
-        ++n;
-    }
-}
-
-// One search thread. Its root position is a copy whose state chain continues the game's.
-class Worker {
-  public:
-    Worker(Searcher& s, int id) : searcher(s), id(id) { history.clear(); }
-
-    void setup(const Position& root) {
-        pos.copy_from(root, &rootState);
-        nodes = 0;
-        tbHits = 0;
-        completedDepth = 0;
-        lastReported = Move::none();
-        selDepth = 0;
-        rootMoves.clear();
-        for (Move m : MoveList(pos))
-            if (searcher.limits.searchmoves.empty() ||
-                std::find(searcher.limits.searchmoves.begin(), searcher.limits.searchmoves.end(),
-                          m) != searcher.limits.searchmoves.end())
-                rootMoves.emplace_back(m);
-    }
-    void iterative_deepening();
-
-    Searcher& searcher;
-    const int id;
-    Position pos;
-    StateInfo rootState;
-    History history;
-    std::vector<RootMove> rootMoves;
-    std::atomic<uint64_t> nodes{0};
-    std::atomic<uint64_t> tbHits{0};
-    int completedDepth = 0;
-    int selDepth = 0;
-    int pvIdx = 0;
-    int rootDepth = 0;
-    Move lastReported = Move::none();
-    void report(int depth, Value alpha, Value beta);
-
-  private:
-    template <bool PvNode>
-    Value search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode);
-    template <bool PvNode>
-    Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
-    // What search and quiescence do first at every node; see enter_node.
-    struct NodeEntry {
-        Key key;
-        TTData tte;
-        bool ttHit;
-        Value ttValue; // from the node's point of view, VALUE_NONE without one
-    };
-    template <bool PvNode, bool Qs>
-    [[nodiscard]] Value enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e);
-    void check_time();
-    [[nodiscard]] bool main() const { return id == 0; }
-    // Plays m in the search: fetches the child's TT entry early and counts the node (only
-    // this thread writes its count: a plain store, not a locked add).
-    void make_move(Move m, StateInfo& st) {
-        pos.do_move(m, st);
-        searcher.tt.prefetch(pos.search_key());
-        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
-    // The static evaluation moved by what the correction history learned. Not without
-    // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
-    // pawnless position would share one entry.
-    [[nodiscard]] Value corrected(Value v, Color us) const {
-        if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
-        const int cv = history.correction[us][pawn_index(pos)];
-        return std::clamp(v + cv * std::abs(cv) / CorrectionScale, VALUE_MATED_IN_MAX_PLY + 1,
-                          VALUE_MATE_IN_MAX_PLY - 1);
-    }
-
-    StateInfo states[MAX_PLY + 10];
-    int callsCnt = 0;
-};
-
-// ---------------------------------------------------------------------------------------
-
-Searcher::Searcher(TranspositionTable& t) : tt(t) {}
-
-Searcher::~Searcher() {
-    stop();
-    wait();
-}
-
-uint64_t Searcher::tb_hits() const {
-    uint64_t n = 0;
-    for (auto& w : workers) n += w->tbHits.load(std::memory_order_relaxed);
-    return n;
-}
-
-uint64_t Searcher::nodes() const {
-    uint64_t n = 0;
-    for (auto& w : workers) n += w->nodes.load(std::memory_order_relaxed);
-    return n;
-}
-
-void Searcher::clear() {
-    for (auto& w : workers) w->history.clear();
-}
-
-void Searcher::stop() {
-    {
-        std::lock_guard<std::mutex> lock(releaseMutex);
-        stopFlag = true;
-    }
-    released.notify_all();
-}
-
-void Searcher::ponderhit() {
-    {
-        std::lock_guard<std::mutex> lock(releaseMutex);
-        pondering = false;
-    }
-    released.notify_all();
-}
-
-void Searcher::wait_until_released() {
-    std::unique_lock<std::mutex> lock(releaseMutex);
-    released.wait(lock, [this] { return stopFlag || !(pondering || limits.infinite); });
-}
-
-void Searcher::start(const Position& pos, const Limits& lim, const Options& opts, Listener l) {
-    wait();
-    limits = lim;
-    options = opts;
-    listener = std::move(l);
-    stopFlag = false;
-    pondering = lim.ponder;
-    // The level: Skill Level, or UCI_Elo's float level rounded at random, once a search.
-    {
-        const uint64_t seed =
-            opts.skillSeed
-                ? opts.skillSeed
-                : uint64_t(std::chrono::high_resolution_clock::now().time_since_epoch().count());
-        SkillRng rng(seed);
-        const double level = skill_float_level(opts);
-        skill = std::make_unique<Skill>(skill_round_level(level, rng), rng.next());
-    }
-    searchMultiPV = skill->multi_pv(opts.multiPV);
-    if (const uint64_t cap = skill->node_cap())
-        limits.nodes = limits.nodes ? std::min(limits.nodes, cap) : cap;
-    const Color us = pos.side_to_move();
-    tm.init(lim.start, lim.time[us], lim.inc[us], lim.movestogo, lim.movetime, opts.moveOverhead,
-            pos.game_ply());
-    const size_t n = size_t(std::max(1, opts.threads));
-    if (workers.size() != n) {
-        workers.clear();
-        for (size_t i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, int(i)));
-    }
-    pool.resize(n);
-    for (auto& w : workers) w->setup(pos);
-    tt.new_search();
-    running = true;
-    pool.run(0, [this] { run_main(); });
-}
-
-void Searcher::wait() {
-    if (pool.size()) pool.wait(0);
-}
-
-void Searcher::run_main() {
-    Worker& main = *workers[0];
-    if (main.rootMoves.empty()) {
-        // Mated or stalemated: say so, then wait for stop in infinite/ponder mode.
-        Info info;
-        info.depth = 0;
-        info.score = main.pos.in_check() || main.pos.lost_by_check() ? -VALUE_MATE : VALUE_DRAW;
-        if (listener.info) listener.info(info);
-        wait_until_released();
-        running = false;
-        if (listener.bestmove) listener.bestmove(Move::none(), Move::none());
-        return;
-    }
-    for (size_t i = 1; i < workers.size(); ++i)
-        pool.run(i, [this, i] { workers[i]->iterative_deepening(); });
-    main.iterative_deepening();
-    wait_until_released();
-    stopFlag = true;
-    for (size_t i = 1; i < workers.size(); ++i) pool.wait(i);
-
-    // Lazy SMP: a helper that finished a deeper iteration may know better.
-    // (Not for a weaker level: its move is chosen from the main thread's root moves.)
-    Worker* best = &main;
-    if (options.multiPV == 1 && limits.depth == 0 && !skill->enabled())
-        for (auto& w : workers)
-            if (!w->rootMoves.empty() && w->completedDepth > best->completedDepth &&
-                w->rootMoves[0].score > best->rootMoves[0].score)
-                best = w.get();
-    // A weaker level plays the move it picked (again now if the search ended before the
-    // pick's depth, or the best move now mates and the picked one does not): to the front,
-    // so that bestmove and the PV shown are the move played.
-    if (skill->enabled()) {
-        if (skill->must_repick(main.rootMoves, searchMultiPV))
-            skill->pick_best(main.rootMoves, searchMultiPV);
-        auto picked = std::find_if(main.rootMoves.begin(), main.rootMoves.end(),
-                                   [this](const RootMove& r) { return r.pv[0] == skill->best; });
-        if (picked != main.rootMoves.end()) std::swap(main.rootMoves[0], *picked);
-    }
-    const RootMove& rm = best->rootMoves[0];
-    // A search stopped inside an iteration may have changed its mind since the last info
-    // line: show the PV of the move actually played.
-    // (Not when a stop came before any root move was searched: no score to show.)
-    if (best->lastReported != rm.pv[0] && (best->completedDepth > 0 || rm.score != -VALUE_INFINITE))
-        best->report(std::max(1, best->completedDepth), -VALUE_INFINITE, VALUE_INFINITE);
-    Move ponder = rm.pv.size() > 1 ? rm.pv[1] : Move::none();
-    running = false;
-    if (listener.bestmove) listener.bestmove(rm.pv[0], ponder);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -412,37 +130,6 @@ void Worker::iterative_deepening() {
             if (searcher.tm.iteration_done(rootMoves[0].pv[0], score) || rootMoves.size() == 1)
                 searcher.stopFlag = true;
         }
-    }
-}
-
-void Worker::report(int depth, Value alpha, Value beta) {
-    if (!searcher.listener.info) return;
-    const TimePoint elapsed = std::max<TimePoint>(1, searcher.tm.elapsed());
-    const uint64_t n = searcher.nodes();
-    const int multiPV = std::min<int>(searcher.options.multiPV, int(rootMoves.size()));
-    for (int i = 0; i < multiPV; ++i) {
-        const bool updated = rootMoves[i].score != -VALUE_INFINITE;
-        if (depth == 1 && !updated && i > 0) continue;
-        const RootMove& rm = rootMoves[i];
-        Info info;
-        info.depth = updated ? depth : std::max(1, depth - 1);
-        info.seldepth = rm.selDepth;
-        info.multipv = i + 1;
-        Value v = updated ? rm.score : rm.prevScore;
-        if (v == -VALUE_INFINITE) v = VALUE_ZERO;
-        info.score = v;
-        if (i == pvIdx && updated && !(alpha == -VALUE_INFINITE && beta == VALUE_INFINITE))
-            info.bound = v >= beta ? BOUND_LOWER : v <= alpha ? BOUND_UPPER : BOUND_EXACT;
-        info.nodes = n;
-        info.nps = n * 1000 / uint64_t(elapsed);
-        info.hashfull = searcher.tt.hashfull();
-        info.tbhits = searcher.tb_hits();
-        info.time = elapsed;
-        info.pv = rm.pv;
-        if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY && !pos.pieces(PAWN))
-            extend_pv_with_tables(pos, info.pv);
-        if (i == 0) lastReported = rm.pv[0];
-        searcher.listener.info(info);
     }
 }
 
