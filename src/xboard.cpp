@@ -35,7 +35,8 @@ std::vector<std::string> setup_lines(const Variant& v) {
 // The options CECP sets with commands of its own (memory, cores, variant, ...) or has
 // no use for; the others go out as `feature option`.
 bool own_command(const std::string& option) {
-    for (const char* name : {"Threads", "Hash", "UCI_Variant", "UCI_Chess960", "Ponder", "MultiPV"})
+    for (const char* name :
+         {"Threads", "Hash", "UCI_Variant", "UCI_Chess960", "Ponder", "MultiPV", "UCI_ShowWDL"})
         if (option == name) return true;
     return false;
 }

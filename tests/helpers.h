@@ -75,7 +75,7 @@ inline std::vector<std::vector<std::string>> records(const std::string& name, si
 
 // The records of counting-makruk.txt. 17 of its 41 positions are not legal: White is to
 // move while the black king stands in check (e.g. 8/3K4/8/8/8/8/5R1k/8 w), which
-// Fairy-Stockfish does not check. Khun refuses them as RULES.md asks; `legal` chooses
+// Fairy-Stockfish does not check. Khun refuses them as docs/rules.md says; `legal` chooses
 // the records whose FEN Khun accepts, or the others.
 inline std::vector<std::vector<std::string>> counting_records(bool legal) {
     init();

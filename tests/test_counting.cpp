@@ -1,5 +1,5 @@
-// The Makruk counting rules of RULES.md, step by step: when a count starts, with what
-// limit and ply, how it runs, and how it ends the game.
+// The Makruk counting rules of docs/rules.md ("Counting"), step by step: when a count starts, with
+// what limit and ply, how it runs, and how it ends the game.
 #include "helpers.h"
 
 using namespace khun;
@@ -57,7 +57,7 @@ TEST_CASE("counting: pieces' honour starts when a capture leaves a bare king", "
     for (const CountCase& c : cases) check_case(c);
 }
 
-TEST_CASE("counting: counting_limit_for follows RULES.md countLimit", "[counting]") {
+TEST_CASE("counting: counting_limit_for follows the limits of docs/rules.md", "[counting]") {
     auto rooks = game("4k3/8/8/8/8/8/8/R3K2R b - - 0 1");
     CHECK(rooks->pos.counting_limit_for(BLACK) == 8);
     CHECK(rooks->pos.counting_limit_for(WHITE) == 0); // the other side is bare
@@ -160,9 +160,9 @@ TEST_CASE("counting: no count while an unpromoted pawn is on the board", "[count
     CHECK(o->pos.count_limit() == 0);
 }
 
-// The worked example of RULES.md: two rooks and a knight against a bare king. After the
-// capture that leaves the king bare there are 5 pieces, so the count starts at ply 10
-// with limit 16 and White's moves land on plies 12, 14 and 16: exactly 3 moves to mate.
+// A worked example of the pieces' honour count: two rooks and a knight against a bare king. After
+// the capture that leaves the king bare there are 5 pieces, so the count starts at ply 10 with
+// limit 16 and White's moves land on plies 12, 14 and 16: exactly 3 moves to mate.
 
 namespace {
 

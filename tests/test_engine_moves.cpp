@@ -42,7 +42,7 @@ void check_bestmoves(const std::vector<std::string>& fens, const std::string& go
 
 TEST_CASE("engine: legal bestmoves in the opening positions", "[engine]") {
     // EPD: "<board> <side> <castling> <count> hmvc 0; fmvn 5;" -> the first four fields;
-    // the missing ones default (RULES.md).
+    // the missing ones default (docs/rules.md "FEN").
     std::vector<std::string> fens;
     for (const std::string& line : data_lines("openings-makruk.epd")) {
         auto w = words(line);

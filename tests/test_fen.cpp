@@ -235,7 +235,7 @@ TEST_CASE("fen: Engine::set_position refuses bad FENs and keeps its game", "[fen
 }
 
 TEST_CASE("fen: ai-wok's letter is not a makruk piece", "[fen]") {
-    // 'A' is only a piece in ai-wok; RULES.md's makruk letters are K M S N R P.
+    // 'A' is only a piece in ai-wok; docs/rules.md's makruk letters are K M S N R P.
     auto err = try_set("4k3/8/8/8/8/8/8/A3K3 w - - 0 1");
     CHECK(err);
     auto err2 = try_set("a3k3/8/8/8/8/8/8/4K3 w - - 0 1");

@@ -26,7 +26,7 @@ const std::vector<std::string> Junk = {
     std::string(3000, '\x80'),
 };
 
-// Malformed FENs of every kind the parser must refuse (RULES.md "FEN").
+// Malformed FENs of every kind the parser must refuse (docs/rules.md "FEN").
 const std::vector<std::string> BadFens = {
     "",
     "garbage",

@@ -1,4 +1,4 @@
-// The related games and the sutras (RULES.md "Related games", README "Games"): perft
+// The related games and the sutras (docs/rules.md "The games", README "Games"): perft
 // against Fairy-Stockfish's numbers for every game, FEN fields of each game, the
 // special moves and winning rules, and the invariants of make/unmake under them.
 #include "khun/engine.h"

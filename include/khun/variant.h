@@ -1,5 +1,5 @@
 // The rules that differ between the games of the Makruk family. Position and movegen
-// read these flags; everything else is shared. RULES.md ("Related games") is the
+// read these flags; everything else is shared. docs/rules.md ("The games") is the
 // specification; Fairy-Stockfish's names and FEN conventions are followed.
 #pragma once
 
