@@ -254,14 +254,6 @@ class Lexer {
     }
 };
 
-std::string normalise_name(const std::string& s) {
-    std::string out;
-    for (char c : s)
-        if (std::isalnum(static_cast<unsigned char>(c)))
-            out += char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 } // namespace
 
 std::string PgnGame::tag(const std::string& name) const {
@@ -295,16 +287,11 @@ std::vector<PgnGame> read_pgn_string(const std::string& text) {
 }
 
 const Variant* pgn_variant(const std::string& tagValue) {
-    const std::string n = normalise_name(tagValue);
-    if (n.empty() || n == "makruk" || n == "thai" || n == "thaichess")
-        return find_variant("makruk");
-    if (n == "cambodian" || n == "ouk" || n == "oukchatrang" || n == "oukchaktrang")
-        return find_variant("cambodian");
-    if (n == "makpong") return find_variant("makpong");
-    if (n == "karouk") return find_variant("karouk");
-    if (n == "aiwok") return find_variant("ai-wok");
-    if (n == "asean" || n == "aseanchess") return find_variant("asean");
-    return nullptr;
+    // No letters or digits at all ("", "?", "-"): the game with no name is makruk.
+    if (std::none_of(tagValue.begin(), tagValue.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }))
+        return &default_variant();
+    return find_variant_named(tagValue);
 }
 
 std::string move_number_text(int fullmove, Color side) {

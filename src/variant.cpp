@@ -1,5 +1,7 @@
 #include "khun/variant.h"
 
+#include <cctype>
+
 namespace khun {
 
 namespace {
@@ -16,6 +18,7 @@ std::vector<std::string> cecp_pieces(const std::string& queen, const std::string
 Variant make_makruk() {
     Variant v;
     v.name = "makruk";
+    v.otherNames = {"thai", "thaichess"};
     v.startBoard = MakrukBoard;
     v.pieceChars = " PNSMR*K";
     v.sutraHouseRules = true;
@@ -27,6 +30,7 @@ Variant make_makruk() {
 Variant like_makruk(const char* name) {
     Variant v = make_makruk();
     v.name = name;
+    v.otherNames.clear();
     v.sutraHouseRules = false;
     v.bareKingTables = false;
     v.cecpSetup = "PN.R.M....SKpn.r.m....sk";
@@ -36,6 +40,7 @@ Variant like_makruk(const char* name) {
 
 Variant make_cambodian() {
     Variant v = like_makruk("cambodian");
+    v.otherNames = {"ouk", "oukchatrang", "oukchaktrang"};
     v.startRights = "DEde";
     v.cambodianMoves = true;
     v.counting = CountingRule::Cambodian;
@@ -52,6 +57,7 @@ Variant make_makpong() {
 Variant make_karouk() {
     Variant v = make_cambodian();
     v.name = "karouk";
+    v.otherNames.clear();
     v.firstCheckWins = true;
     return v;
 }
@@ -71,6 +77,7 @@ Variant make_aiwok() {
 // its chess default there). XBoard knows it by name.
 Variant make_asean() {
     Variant v = like_makruk("asean");
+    v.otherNames = {"aseanchess"};
     v.startBoard = "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR";
     v.pieceChars = " PNBQR*K";
     v.promotionRank = RANK_8;
@@ -103,6 +110,23 @@ std::string Variant::start_fen() const { return startBoard + " w " + startRights
 const Variant* find_variant(const std::string& name) {
     for (const Variant* v : All)
         if (v->name == name) return v;
+    return nullptr;
+}
+
+const Variant* find_variant_named(const std::string& text) {
+    auto squeeze = [](const std::string& s) {
+        std::string out;
+        for (char c : s)
+            if (std::isalnum(static_cast<unsigned char>(c)))
+                out += char(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string n = squeeze(text);
+    for (const Variant* v : All) {
+        if (squeeze(v->name) == n) return v;
+        for (const std::string& other : v->otherNames)
+            if (other == n) return v;
+    }
     return nullptr;
 }
 

@@ -103,6 +103,33 @@ TEST_CASE("variants: the six games by their Fairy-Stockfish names", "[variants]"
     CHECK(game("asean").startFen == "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1");
 }
 
+TEST_CASE("variants: a game is found by the names people and other programs give it",
+          "[variants]") {
+    const std::pair<const char*, const char*> cases[] = {{"makruk", "makruk"},
+                                                         {"Makruk", "makruk"},
+                                                         {"Thai Chess", "makruk"},
+                                                         {"Cambodian", "cambodian"},
+                                                         {"Ouk Chatrang", "cambodian"},
+                                                         {"Makpong", "makpong"},
+                                                         {"Kar Ouk", "karouk"},
+                                                         {"kar-ouk", "karouk"},
+                                                         {"Ai-Wok", "ai-wok"},
+                                                         {"aiwok", "ai-wok"},
+                                                         {"ASEAN", "asean"},
+                                                         {"asean-chess", "asean"}};
+    for (const auto& [text, name] : cases) {
+        INFO(text);
+        const Variant* v = find_variant_named(text);
+        REQUIRE(v);
+        CHECK(v->name == name);
+    }
+    // Another game's alias does not leak into the games built from it.
+    for (const char* text : {"chess", "shogi", "thai cambodian", "ouk makruk", ""}) {
+        INFO(text);
+        CHECK(find_variant_named(text) == nullptr);
+    }
+}
+
 TEST_CASE("variants: perft of every game equals the shared perft files", "[variants][perft]") {
     for (const std::string& name : Games) {
         const Variant& v = game(name);

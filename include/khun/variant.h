@@ -14,6 +14,9 @@ enum class CountingRule { None, Makruk, Cambodian, Asean };
 
 struct Variant {
     std::string name; // as Fairy-Stockfish, UCI_Variant and CECP's `variant` spell it
+    // Other names a PGN's [Variant] tag may give the game (pychess.org, Cute Chess, other
+    // writers), in lower-case letters and digits only: see find_variant_named().
+    std::vector<std::string> otherNames;
     // The start position in pieces: the board (FEN field 1) and the first-move rights
     // (FEN field 3, "-" for none). `startFen` is built from them by start_fen().
     std::string startBoard;
@@ -57,6 +60,10 @@ struct Variant {
 
 // The variant named `name` (as Fairy-Stockfish spells it), or nullptr.
 [[nodiscard]] const Variant* find_variant(const std::string& name);
+// The variant a person or another program names `text`: case, spaces and punctuation do
+// not count ("Makruk", "Ai-Wok", "ASEAN", "Ouk Chatrang"), nor do the other names a
+// game's record lists; nullptr for none.
+[[nodiscard]] const Variant* find_variant_named(const std::string& text);
 [[nodiscard]] const Variant& default_variant();
 // Names of every supported variant, default first, for the UCI_Variant combo.
 [[nodiscard]] std::vector<std::string> variant_names();
