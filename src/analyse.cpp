@@ -4,6 +4,7 @@
 #include "khun/analyse.h"
 
 #include "khun/movegen.h"
+#include "khun/progress.h"
 #include "khun/san.h"
 #include "khun/timeman.h"
 
@@ -197,25 +198,11 @@ int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err,
 
     size_t total = 0, done = 0;
     for (const PgnGame& g : games) total += g.moves.size() + 1;
-    const TimePoint start = now();
-    TimePoint lastReport = 0;
+    // Positions are the unit (they take the time); the game being analysed rides along.
+    Progress progress(err, "analyse", "positions", total, opts.progress);
     size_t gameIndex = 0;
-    bool progressShown = false;
-    auto report = [&](bool force) {
-        if (!opts.progress) return;
-        const TimePoint t = now();
-        if (!force && t - lastReport < 1000) return;
-        lastReport = t;
-        const double secs = std::max(1e-3, (t - start) / 1000.0);
-        const double rate = done / secs;
-        const double left = rate > 0 ? (total - done) / rate : 0;
-        char line[160];
-        std::snprintf(
-            line, sizeof line,
-            "\ranalyse: game %zu/%zu, %zu/%zu positions, %.1f positions/s, %d:%02d left  ",
-            gameIndex, games.size(), done, total, rate, int(left) / 60, int(left) % 60);
-        err << line << std::flush;
-        progressShown = true;
+    auto gameText = [&] {
+        return "game " + std::to_string(gameIndex) + "/" + std::to_string(games.size());
     };
 
     int status = 0;
@@ -223,11 +210,10 @@ int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err,
         ++gameIndex;
         auto error = annotate_game(engine, g, opts, [&] {
             ++done;
-            report(false);
+            if (progress.due()) progress.update(done, gameText());
         });
         if (error) {
-            if (progressShown) err << "\n";
-            progressShown = false;
+            progress.clear();
             err << "error: game " << g.number << ", " << *error << std::endl;
             status = 1;
             continue;
@@ -236,10 +222,8 @@ int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err,
         write_pgn(out, g);
         out.flush();
     }
-    if (opts.progress) {
-        report(true);
-        err << "\n";
-    }
+    progress.update(done, gameText());
+    progress.finish();
     return status;
 }
 

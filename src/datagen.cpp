@@ -1,5 +1,6 @@
 #include "khun/engine.h"
 #include "khun/movegen.h"
+#include "khun/progress.h"
 #include "khun/tune.h"
 
 #include <atomic>
@@ -107,7 +108,8 @@ int datagen_main(const std::vector<std::string>& args) {
         std::cerr << "datagen: cannot write " << cfg.out << "\n";
         return 2;
     }
-    std::mutex mu;
+    std::mutex mu; // guards `out` and `progress`
+    Progress progress(std::cerr, "datagen", "games", uint64_t(std::max(0, cfg.games)));
     std::atomic<int> next{0}, done{0};
     std::atomic<size_t> written{0};
     auto worker = [&](int id) {
@@ -121,16 +123,16 @@ int datagen_main(const std::vector<std::string>& args) {
             std::lock_guard<std::mutex> lock(mu);
             for (auto& l : lines) out << l << '\n';
             written += lines.size();
-            if (++done % 50 == 0)
-                std::cerr << "datagen: " << done << " games, " << written << " positions\n";
+            ++done;
+            progress.update(uint64_t(done), format_count(written) + " positions");
         }
         (void)id;
     };
     std::vector<std::thread> pool;
     for (int i = 0; i < cfg.threads; ++i) pool.emplace_back(worker, i);
     for (auto& t : pool) t.join();
-    std::cerr << "datagen: " << done << " games, " << written << " positions written to " << cfg.out
-              << "\n";
+    progress.update(uint64_t(done), format_count(written) + " positions");
+    progress.finish(format_count(written) + " positions written to " + cfg.out);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "khun/bench.h"
 #include "khun/engine.h"
 #include "khun/perft.h"
+#include "khun/progress.h"
 #include "khun/protocol.h"
 #include "khun/tb.h"
 #include "khun/tune.h"
@@ -120,8 +121,15 @@ int main(int argc, char** argv) {
         if (argc > 2) khun::tb::set_cache_dir(argv[2]);
         const std::string dir = khun::tb::cache_dir();
         std::cout << "cache: " << (dir.empty() ? "none (memory only)" : dir) << "\n";
-        for (const std::string& name : khun::tb::materials()) {
+        const auto& names = khun::tb::materials();
+        khun::Progress progress(std::cerr, "tbgen", "tables", names.size());
+        uint64_t built = 0;
+        for (const std::string& name : names) {
+            progress.update(built, "building " + name);
             auto s = khun::tb::generate(name);
+            ++built;
+            // The table's line goes to stdout at the start of a clean line.
+            progress.clear();
             char line[160];
             std::snprintf(
                 line, sizeof line,
@@ -130,6 +138,8 @@ int main(int argc, char** argv) {
                 s->longestMate, s->seconds, s->bytes);
             std::cout << line << (s->file.empty() ? "  (not cached)" : "") << std::endl;
         }
+        progress.update(built);
+        progress.finish();
         return 0;
     }
     if (!cmd.empty()) {
