@@ -44,8 +44,10 @@ struct Registry {
     bool dirSet = false;
 };
 
+// Never destroyed: a table loader thread of an engine that is never torn down (a fuzz
+// target's, one that exits mid-load) may still use it while static objects are destroyed.
 Registry& registry() {
-    static Registry r;
+    static Registry& r = *new Registry;
     return r;
 }
 
@@ -348,11 +350,12 @@ std::string cache_dir() {
 }
 
 const std::vector<std::string>& materials() {
-    static const std::vector<std::string> names = [] {
+    // Never destroyed, as the registry (a loader thread may outlive static destruction).
+    static const std::vector<std::string>& names = *new std::vector<std::string>([] {
         std::vector<std::string> v;
         for (auto& m : all_materials()) v.push_back(m.name);
         return v;
-    }();
+    }());
     return names;
 }
 

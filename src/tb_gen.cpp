@@ -55,7 +55,8 @@ const Pairs PairTable;
 } // namespace
 
 const std::vector<Material>& all_materials() {
-    static const std::vector<Material> ms = make_materials();
+    // Never destroyed: a table loader thread may still read it while a process exits.
+    static const std::vector<Material>& ms = *new std::vector<Material>(make_materials());
     return ms;
 }
 
