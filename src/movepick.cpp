@@ -61,8 +61,10 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist, co
             s = 1 << 30;
         else if (captured || m->is_promotion()) {
             const Piece pc = pos.piece_on(m->from());
-            int mvv = eval::see_value(type_of(captured)) * 8 + (m->is_promotion() ? 1500 : 0) +
-                      hist.capture[pc][m->to()][type_of(captured)] / 8;
+            using namespace search::params;
+            int mvv = eval::see_value(type_of(captured)) * MvvWeight +
+                      (m->is_promotion() ? PromotionBonus : 0) +
+                      hist.capture[pc][m->to()][type_of(captured)] / CaptureHistDivisor;
             s = see_ge(pos, *m, 0) ? (1 << 28) + mvv : -(1 << 20) + mvv;
         } else if (killers && *m == killers[0])
             s = (1 << 27) + 2;

@@ -5,6 +5,7 @@
 
 #include "khun/movegen.h"
 #include "khun/position.h"
+#include "khun/search_params.h"
 
 #include <cstdint>
 #include <cstring>
@@ -45,7 +46,7 @@ struct History {
     }
     [[nodiscard]] int get(Color c, Move m) const { return butterfly[c][m.raw() & 4095]; }
     void update(Color c, Move m, int bonus) {
-        history_update<8192>(butterfly[c][m.raw() & 4095], bonus);
+        history_update<search::params::ButterflyLimit>(butterfly[c][m.raw() & 4095], bonus);
     }
 };
 

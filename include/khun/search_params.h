@@ -3,6 +3,8 @@
 // Values are the ones the engine was tuned and tested with; each says why it exists.
 #pragma once
 
+#include "khun/types.h"
+
 namespace khun {
 
 namespace search::params {
@@ -97,6 +99,14 @@ constexpr int StatBonusMax = 1600;
 // Saturation limits of the history tables.
 constexpr int ContHistLimit = 16384;
 constexpr int CaptureHistLimit = 8192;
+constexpr int ButterflyLimit = 8192;
+
+// --- Move ordering -------------------------------------------------------------------
+// A capture's order: the victim's SEE value times MvvWeight (the victim decides first),
+// plus PromotionBonus for a promotion, plus its capture history / CaptureHistDivisor.
+constexpr int MvvWeight = 8;
+constexpr int PromotionBonus = 1500;
+constexpr int CaptureHistDivisor = 8;
 // Correction history: the entry moves the evaluation by cv * |cv| / CorrectionScale; it
 // learns (best - static eval) * depth / CorrectionDepthDivisor, clamped to
 // CorrectionMaxBonus, saturating at CorrectionLimit.
