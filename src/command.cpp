@@ -27,11 +27,10 @@ std::string chomp(std::string text) {
     return text;
 }
 
-// Whether the handshake lists option `name`. UCI_Chess960 is accepted (Cute Chess sends
-// it) but not offered: a GUI that sees it offers Khun for Fischer Random chess, which
-// it cannot play. UCI_ShowWDL only in a dialect that prints the WDL.
-bool listed(const Notation& n, const std::string& name) {
-    return name != "UCI_Chess960" && (n.wdl || name != "UCI_ShowWDL");
+// Whether the handshake lists option `o`: not a hidden one, and UCI_ShowWDL only in a
+// dialect that prints the WDL.
+bool listed(const Notation& n, const EngineOption& o) {
+    return !o.hidden && (n.wdl || o.name != "UCI_ShowWDL");
 }
 
 // " wdl W D L" for `score` in the root position `root` (the side to move's view, as the
@@ -96,7 +95,7 @@ void Session::hello() {
     std::ostringstream os;
     os << "id name Khun " << KHUN_VERSION << "\nid author the Khun developers" << notation.afterId;
     for (const EngineOption& o : engine.options()) {
-        if (!listed(notation, o.name)) continue;
+        if (!listed(notation, o)) continue;
         os << "\noption name " << notation.option_name(o.name) << " type "
            << option_type_name(o.type);
         if (o.type != EngineOption::Type::Button)

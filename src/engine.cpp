@@ -21,22 +21,22 @@ void Engine::add_options() {
     using T = EngineOption::Type;
     using Change = decltype(EngineOption::onChange);
     auto add = [this](std::string name, T type, std::string def, long long min, long long max,
-                      std::vector<std::string> vars = {}, Change change = {}) {
+                      std::vector<std::string> vars = {}, Change change = {}, bool hidden = false) {
         opts.add({std::move(name), type, std::move(def), min, max, std::move(vars), "",
-                  std::move(change)});
+                  std::move(change), hidden});
     };
     add("Threads", T::Spin, "1", 1, 512, {},
-        [this](const EngineOption&, const std::string&, OptionResult&) { stop_and_wait(); });
+        [this](const EngineOption&, const std::string&, OptionResult&) { finish(); });
     add("Hash", T::Spin, "16", 1, 1 << 20, {},
         [this](const EngineOption& o, const std::string&, OptionResult& r) {
-            stop_and_wait();
+            finish();
             if (!tt.resize(size_t(std::stoll(o.value))))
                 r.error = "cannot allocate " + o.value + " MB for the hash table; keeping " +
                           std::to_string(tt.size_mb()) + " MB";
         });
     add("Clear Hash", T::Button, "", 0, 0, {},
         [this](const EngineOption&, const std::string&, OptionResult&) {
-            stop_and_wait();
+            finish();
             tt.clear();
         });
     add("Ponder", T::Check, "false", 0, 0);
@@ -49,12 +49,15 @@ void Engine::add_options() {
     add("UCI_LimitStrength", T::Check, "false", 0, 0);
     add("UCI_Elo", T::Spin, "1350", 500, 2850);
     add("UCI_AnalyseMode", T::Check, "false", 0, 0);
-    // Accepted (Cute Chess sends it) but not listed: see command.cpp's listed().
-    add("UCI_Chess960", T::Check, "false", 0, 0, {},
+    // Accepted (Cute Chess sends it) but hidden: a GUI that sees it offers Khun for
+    // Fischer Random chess, which it cannot play.
+    add(
+        "UCI_Chess960", T::Check, "false", 0, 0, {},
         [](const EngineOption& o, const std::string&, OptionResult& r) {
             if (o.value == "true")
                 r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
-        });
+        },
+        true);
     add("UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(),
         [this](const EngineOption& o, const std::string&, OptionResult&) {
             set_variant(*find_variant(o.value));
@@ -68,7 +71,7 @@ void Engine::add_options() {
     // The seed's sutras (README "Sutras"): house rules of the games that have them, off
     // by default. A sutra changes the game: it starts again from its start position.
     auto sutra = [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
-        stop_and_wait();
+        finish();
         if (o.value != previous) apply_sutras();
         if (o.value == "true" && !base->sutraHouseRules)
             r.note =
@@ -82,8 +85,7 @@ void Engine::add_options() {
 }
 
 Engine::~Engine() {
-    stop();
-    wait();
+    finish();
     if (tbLoader.joinable()) tbLoader.join();
 }
 
@@ -113,8 +115,7 @@ void Engine::warm_tablebases() {
 }
 
 void Engine::set_variant(const Variant& v) {
-    stop();
-    wait();
+    finish();
     base = &v;
     apply_sutras();
 }
@@ -130,22 +131,19 @@ void Engine::apply_sutras() {
 }
 
 void Engine::play(Move m) {
-    stop();
-    wait();
+    finish();
     game->play(m);
 }
 
 bool Engine::undo() {
-    stop();
-    wait();
+    finish();
     return game->undo();
 }
 
 std::optional<std::string> Engine::set_position(const std::string& fen,
                                                 const std::vector<std::string>& moves) {
     // The search reads the game's state chain: never replace it under a running search.
-    stop();
-    wait();
+    finish();
     std::string err;
     auto g = Game::make(fen.empty() ? active.startFen : fen, moves, active, err);
     if (!g) return err;
@@ -154,8 +152,7 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
 }
 
 void Engine::go(search::Limits limits, search::Listener listener) {
-    stop();
-    wait();
+    finish();
     search::Options so;
     so.threads = std::stoi(option("Threads"));
     so.multiPV = std::stoi(option("MultiPV"));
@@ -172,8 +169,7 @@ void Engine::ponderhit() { searcher->ponderhit(); }
 void Engine::wait() { searcher->wait(); }
 
 void Engine::new_game() {
-    stop();
-    wait();
+    finish();
     tt.clear();
     searcher->clear();
 }

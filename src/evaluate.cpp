@@ -247,9 +247,6 @@ const PawnEntry& pawn_entry(const Position& pos) {
     return e;
 }
 
-// Plies of a running count below which the score fades toward the draw.
-constexpr int CountingHorizon = 40;
-
 // Bare king against mating material: drive the king to the edge, bring ours closer.
 int mop_up(const Position& pos, Color strong) {
     const Square wk = pos.king_square(~strong), sk = pos.king_square(strong);
@@ -406,8 +403,6 @@ Value evaluate(const Position& pos) {
     }
     return pos.side_to_move() == WHITE ? v : -v;
 }
-
-int piece_value(PieceType pt) { return Weights[P_MATERIAL + pt].mg; }
 
 std::string trace(const Position& pos) {
     std::ostringstream os;

@@ -223,9 +223,11 @@ bool moves_ok(const Position& pos, const Move* begin, const Move* end) {
 
 template <GenType T>
 Move* generate(const Position& pos, Move* list) {
+    // Evasions are generated as the legal moves of a position in check.
+    constexpr GenType G = T == EVASIONS ? LEGAL : T;
     ListSink sink{list};
-    dispatch<T == EVASIONS ? LEGAL : T>(pos, sink);
-    assert((moves_ok < T == EVASIONS ? LEGAL : T > (pos, list, sink.cur)));
+    dispatch<G>(pos, sink);
+    assert(moves_ok<G>(pos, list, sink.cur));
     return sink.cur;
 }
 

@@ -4,6 +4,7 @@
 #include "khun/pgn.h"
 
 #include "khun/movegen.h"
+#include "khun/protocol.h"
 #include "khun/san.h"
 
 #include <algorithm>
@@ -12,12 +13,9 @@
 
 namespace khun {
 
-namespace {
+using protocol::lower;
 
-std::string lower(std::string s) {
-    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
+namespace {
 
 bool is_result(const std::string& s) {
     return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*";

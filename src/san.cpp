@@ -99,7 +99,12 @@ Move parse_san(const Position& pos, const std::string& text, std::string* error)
     if (t.empty()) return fail("empty move");
     if (t == "--" || t == "0000" || t == "Z0" || t == "@@@@") return fail("null move");
 
-    if (Move m = parse_uci_move(pos, t)) return m;
+    // UCI text ("e3e4", "e5e6m"); only text of that shape can be one, and trying it costs
+    // a legal move list.
+    auto file = [](char c) { return c >= 'a' && c <= 'h'; };
+    auto rank = [](char c) { return c >= '1' && c <= '8'; };
+    if (t.size() >= 4 && file(t[0]) && rank(t[1]) && file(t[2]) && rank(t[3]))
+        if (Move m = parse_uci_move(pos, t)) return m;
 
     size_t i = 0;
     PieceType pt = PAWN;

@@ -1,5 +1,7 @@
 #include "khun/wdl.h"
 
+#include "khun/evaluate.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -26,9 +28,8 @@ constexpr double Bs[] = {83.5390, 169.1201, -238.3285, 230.0198};
 constexpr int MaterialMin = 10, MaterialMax = 64;
 constexpr double Anchor = 64.0; // the start position's material: x = 1 there
 
-// Plies of a running count below which a win fades toward the draw the count will end
-// in: the evaluation's own horizon (src/evaluate.cpp), so the two agree.
-constexpr int CountHorizon = 40;
+// A win fades toward the draw a running count will end in over the evaluation's horizon.
+constexpr int CountHorizon = eval::CountingHorizon;
 
 double poly(const double (&c)[4], double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
 

@@ -35,8 +35,7 @@ std::vector<std::string> setup_lines(const Variant& v) {
 // The options CECP sets with commands of its own (memory, cores, variant, ...) or has
 // no use for; the others go out as `feature option`.
 bool own_command(const std::string& option) {
-    for (const char* name :
-         {"Threads", "Hash", "UCI_Variant", "UCI_Chess960", "Ponder", "MultiPV", "UCI_ShowWDL"})
+    for (const char* name : {"Threads", "Hash", "UCI_Variant", "Ponder", "MultiPV", "UCI_ShowWDL"})
         if (option == name) return true;
     return false;
 }
@@ -57,7 +56,7 @@ void XBoard::features() {
          KHUN_VERSION + "\" variants=\"" + vars + "\"");
     // The options CECP has no command of its own for.
     for (const EngineOption& o : engine.options()) {
-        if (own_command(o.name)) continue;
+        if (o.hidden || own_command(o.name)) continue;
         std::string f = "feature option=\"" + o.name + " -";
         switch (o.type) {
         case EngineOption::Type::Spin:

@@ -73,10 +73,6 @@ class Engine {
 
   private:
     void add_options();
-    void stop_and_wait() {
-        stop();
-        wait();
-    }
     void apply_sutras();
     void warm_tablebases();
     std::thread tbLoader;

@@ -11,11 +11,13 @@ namespace khun {
 
 namespace eval {
 
+// Plies of a running count below which a score fades toward the draw the count will end
+// in: the evaluation's fade, and the WDL model's (wdl.cpp), read it here.
+constexpr int CountingHorizon = 40;
+
 // From the side to move's point of view.
 Value evaluate(const Position& pos);
 
-// The tuned middlegame value of a piece kind.
-int piece_value(PieceType pt);
 // The value of a piece kind for SEE and move ordering: fixed (search_params.h), so that
 // tuning the evaluation does not change the search's pruning.
 static_assert(sizeof search::params::SeeValue / sizeof(int) == PIECE_TYPE_NB);

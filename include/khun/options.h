@@ -27,6 +27,9 @@ struct EngineOption {
     // what it held. An error in `result` puts the previous value back.
     std::function<void(const EngineOption& o, const std::string& previous, OptionResult& result)>
         onChange;
+    // Accepted but offered in no dialect's option list (a GUI would read more into it
+    // than it does).
+    bool hidden = false;
 };
 
 // "spin", "check", ... as UCI and USI write the type.
