@@ -70,18 +70,10 @@ Verdict evaluate_position(Engine& engine, const AnalyseOptions& opts) {
         limits.depth = opts.depth;
     else
         limits.movetime = opts.movetime > 0 ? opts.movetime : DefaultAnalyseMovetime;
-    // Engine::think does not tell the depth; the info lines do.
-    search::Listener l;
-    l.info = [&v](const search::Info& i) {
-        if (i.multipv == 1 && i.bound == BOUND_EXACT) {
-            v.score = i.score;
-            v.depth = i.depth;
-        }
-    };
-    l.bestmove = [&v](Move best, Move) { v.best = best; };
-    limits.start = now();
-    engine.go(limits, l);
-    engine.wait();
+    const Engine::Thought t = engine.think(limits);
+    v.score = t.score;
+    v.depth = t.depth;
+    v.best = t.best;
     v.wdl = wdl::from_position(pos, v.score);
     return v;
 }
@@ -138,13 +130,13 @@ std::optional<std::string> annotate_game(Engine& engine, PgnGame& game, const An
     engine.set_variant(*r.variant);
     engine.new_game();
 
-    std::vector<std::string> uci;
     std::vector<Verdict> verdicts;
     std::vector<Color> sides;
     std::vector<std::string> bestSan, notes; // per position: its best move, how it was reached
     int prevLimit = 0, prevPly = 0;
+    // The game is played on once, move by move, as it is searched.
+    if (auto e = engine.set_position(r.startFen, {})) return "move replay: " + *e;
     for (size_t i = 0; i <= copy.moves.size(); ++i) {
-        if (auto e = engine.set_position(r.startFen, uci)) return "move replay: " + *e;
         verdicts.push_back(evaluate_position(engine, opts));
         Position& pos = engine.position();
         sides.push_back(pos.side_to_move());
@@ -153,7 +145,7 @@ std::optional<std::string> annotate_game(Engine& engine, PgnGame& game, const An
         prevLimit = pos.count_limit();
         prevPly = pos.count_ply();
         if (onPosition) onPosition();
-        if (i < copy.moves.size()) uci.push_back(to_uci(copy.moves[i].move, pos));
+        if (i < copy.moves.size()) engine.play(copy.moves[i].move);
     }
 
     for (size_t i = 0; i < copy.moves.size(); ++i) {

@@ -175,10 +175,10 @@ void Engine::new_game() {
 }
 
 Engine::Thought Engine::think(search::Limits limits) {
-    Thought t{Move::none(), VALUE_ZERO};
+    Thought t{Move::none(), VALUE_ZERO, 0};
     search::Listener l;
     l.info = [&t](const search::Info& i) {
-        if (i.multipv == 1 && i.bound == BOUND_EXACT) t.score = i.score;
+        if (i.multipv == 1 && i.bound == BOUND_EXACT) t.score = i.score, t.depth = i.depth;
     };
     l.bestmove = [&t](Move best, Move) { t.best = best; };
     limits.start = now();

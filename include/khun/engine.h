@@ -65,6 +65,7 @@ class Engine {
     struct Thought {
         Move best;
         Value score; // for the side to move
+        int depth;   // of the last complete iteration that gave `score`
     };
     Thought think(search::Limits limits);
 
