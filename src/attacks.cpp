@@ -1,5 +1,7 @@
 #include "khun/attacks.h"
 
+#include "khun/prng.h"
+
 #include <mutex>
 #include <vector>
 
@@ -53,22 +55,12 @@ Bitboard slide(Square s, Bitboard occupied) {
     return b;
 }
 
-// xorshift64*: deterministic, so the magics (and the table layout) are the same every run.
-struct Prng {
-    uint64_t s;
-    uint64_t next() {
-        s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
-        return s * 2685821657736338717ULL;
-    }
-    uint64_t sparse() { return next() & next() & next(); }
-};
-
 void init_rook_magics() {
     Bitboard* table = RookTable;
     std::vector<Bitboard> occ(4096), ref(4096);
     std::vector<int> epoch(4096, 0);
     int cnt = 0;
-    Prng rng{728};
+    Prng rng(728); // a fixed seed: the same magics (and table layout) every run
 
     for (Square s = SQ_A1; s <= SQ_H8; ++s) {
         Bitboard edges = ((Rank1BB | Rank8BB) & ~rank_bb(s)) | ((FileABB | FileHBB) & ~file_bb(s));

@@ -1,6 +1,7 @@
 #include "khun/position.h"
 
 #include "khun/movegen.h"
+#include "khun/prng.h"
 
 #include <cassert>
 #include <cctype>
@@ -33,12 +34,9 @@ void Position::init() {
     static std::once_flag once;
     std::call_once(once, [] {
         attacks::init();
-        // xorshift64*: fixed seed, so keys (and `d`'s Key line) are the same every run.
-        uint64_t s = 1070372;
-        auto next = [&s] {
-            s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
-            return s * 2685821657736338717ULL;
-        };
+        // A fixed seed: the keys (and `d`'s Key line) are the same every run.
+        Prng rng(1070372);
+        auto next = [&rng] { return rng.next(); };
         // The keys are drawn in the order of the original 3-bit piece encoding (colour
         // << 3 | kind), then the rows of the spare kinds: every existing key, and so every
         // TT index and the bench signature, stays what it was.

@@ -6,6 +6,7 @@
 // would otherwise let a weak level throw the win away).
 #pragma once
 
+#include "khun/prng.h"
 #include "khun/search.h"
 #include "khun/types.h"
 
@@ -17,21 +18,9 @@ namespace khun {
 
 namespace search {
 
-// A small per-search generator (xorshift64*), seeded from the clock by default so that
-// play varies from game to game; tests may seed it.
-class SkillRng {
-  public:
-    explicit SkillRng(uint64_t seed) : s(seed ? seed : 0x9E3779B97F4A7C15ull) {}
-    uint64_t next() {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        return s * 2685821657736338717ull;
-    }
-
-  private:
-    uint64_t s;
-};
+// The level's dice: one generator a search, seeded from the clock by default so that play
+// varies from game to game; tests may seed it.
+using SkillRng = Prng;
 
 // The level a search plays at, from the options: UCI_Elo's level (a float, Fairy-
 // Stockfish's fit) when UCI_LimitStrength is on, else Skill Level.

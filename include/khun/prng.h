@@ -1,0 +1,24 @@
+// The one pseudo-random generator: xorshift64*. Small and fast, and the same sequence
+// from the same seed on every machine, which the magics and the Zobrist keys rely on.
+#pragma once
+
+#include <cstdint>
+
+namespace khun {
+
+class Prng {
+  public:
+    // xorshift64* never leaves 0: a zero seed takes a fixed non-zero one instead.
+    explicit constexpr Prng(uint64_t seed) : s(seed ? seed : 0x9E3779B97F4A7C15ull) {}
+    uint64_t next() {
+        s ^= s >> 12, s ^= s << 25, s ^= s >> 27;
+        return s * 2685821657736338717ull;
+    }
+    // Few bits set: good magic candidates.
+    uint64_t sparse() { return next() & next() & next(); }
+
+  private:
+    uint64_t s;
+};
+
+} // namespace khun
