@@ -1,5 +1,6 @@
 #include "khun/xboard.h"
 
+#include "khun/command.h"
 #include "khun/movegen.h"
 #include "khun/perft.h"
 
@@ -12,11 +13,25 @@ namespace khun {
 namespace {
 
 // CECP scores: centipawns, or 100000 + moves for a mate (negative when mated).
-long long xboard_score(Value v) {
-    if (v >= VALUE_MATE_IN_MAX_PLY) return 100000 + (VALUE_MATE - v + 1) / 2;
-    if (v <= -VALUE_MATE_IN_MAX_PLY) return -100000 - (VALUE_MATE + v) / 2;
-    return v;
+std::string xboard_score(Value v) {
+    if (v >= VALUE_MATE_IN_MAX_PLY) return std::to_string(100000 + (VALUE_MATE - v + 1) / 2);
+    if (v <= -VALUE_MATE_IN_MAX_PLY) return std::to_string(-100000 - (VALUE_MATE + v) / 2);
+    return std::to_string(v);
 }
+
+std::string same(const std::string& text) { return text; }
+
+// CECP's notation, in the shape the other dialects give theirs: coordinate moves as UCI
+// writes them, its own score units, option names as they are. Its handshake, clock and
+// thinking lines are its own, so the Session fields stay unset.
+const protocol::Notation CecpNotation = [] {
+    protocol::Notation n{};
+    n.hello = "xboard";
+    n.move_out = n.move_in = n.option_name = same;
+    n.score = xboard_score;
+    n.noMove = "resign";
+    return n;
+}();
 
 bool looks_like_move(const std::string& s) {
     return s.size() >= 4 && s.size() <= 5 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' &&
@@ -129,9 +144,9 @@ search::Limits XBoard::game_limits() const {
 // A line of thinking output: depth, score, time in centiseconds, nodes, the PV.
 void XBoard::thinking(const search::Info& i, const Position& pos) {
     if (i.pv.empty()) return;
-    std::string s = std::to_string(i.depth) + " " + std::to_string(xboard_score(i.score)) + " " +
+    std::string s = std::to_string(i.depth) + " " + CecpNotation.score(i.score) + " " +
                     std::to_string(i.time / 10) + " " + std::to_string(i.nodes);
-    for (Move m : i.pv) s += " " + to_uci(m, pos);
+    for (Move m : i.pv) s += " " + CecpNotation.move_out(to_uci(m, pos));
     send(s);
 }
 
@@ -159,7 +174,7 @@ void XBoard::think() {
         std::lock_guard<std::mutex> lock(mutex);
         if (searching == Search::Game && !aborted && best) {
             pending = best;
-            send("move " + to_uci(best, *p));
+            send("move " + CecpNotation.move_out(to_uci(best, *p)));
         }
         searching = Search::None;
     };
@@ -211,7 +226,7 @@ void XBoard::set_variant(const std::string& name) {
 
 void XBoard::user_move(const std::string& text) {
     finish_search(true);
-    Move m = parse_uci_move(engine.position(), text);
+    Move m = parse_uci_move(engine.position(), CecpNotation.move_in(text));
     if (!m) {
         // Cute Chess sends a dummy move in force mode to hand Black the move before a
         // setboard, and takes "Illegal move" as a claim against it: in force mode an
