@@ -8,17 +8,13 @@ namespace khun {
 
 namespace protocol {
 
-namespace {
-std::string same(const std::string& text) { return text; }
-} // namespace
-
 const Notation UciNotation = [] {
     Notation n{};
     n.hello = "uci";
     n.ok = "uciok";
     n.newGame = "ucinewgame";
     n.afterId = "";
-    n.move_out = n.move_in = n.option_name = same;
+    n.move_out = n.move_in = n.option_name = as_is;
     n.score = uci_score;
     n.whiteLetter = 'w';
     n.noMove = "(none)";

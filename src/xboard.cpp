@@ -19,15 +19,13 @@ std::string xboard_score(Value v) {
     return std::to_string(v);
 }
 
-std::string same(const std::string& text) { return text; }
-
 // CECP's notation, in the shape the other dialects give theirs: coordinate moves as UCI
 // writes them, its own score units, option names as they are. Its handshake, clock and
 // thinking lines are its own, so the Session fields stay unset.
 const protocol::Notation CecpNotation = [] {
     protocol::Notation n{};
     n.hello = "xboard";
-    n.move_out = n.move_in = n.option_name = same;
+    n.move_out = n.move_in = n.option_name = protocol::as_is;
     n.score = xboard_score;
     n.noMove = "resign";
     return n;

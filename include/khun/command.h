@@ -37,6 +37,9 @@ struct Notation {
     std::optional<std::string> (*sfen_to_fen)(const std::string& sfen, std::string& error);
 };
 
+// The text as it is: the move and option-name translation of a dialect that needs none.
+[[nodiscard]] inline std::string as_is(const std::string& text) { return text; }
+
 // "cp 35" or "mate -3" (mate in moves).
 [[nodiscard]] std::string uci_score(Value v);
 
