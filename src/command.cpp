@@ -85,7 +85,7 @@ bool Session::command(const std::string& line) {
     else if (token == "d") {
         if (idle("'d'")) send(board());
     } else if (token == "eval") {
-        if (idle("'eval'")) send(chomp(eval::trace(engine.position())));
+        if (idle("'eval'")) send(chomp(eval::trace(engine.position(), engine.net())));
     } else if (!dialect_command(token, is))
         error("unknown command '" + line.substr(0, 80) + "'");
     return true;

@@ -9,7 +9,8 @@ namespace khun {
 
 Engine::Engine()
     : base(&default_variant()), active(default_variant()),
-      searcher(std::make_unique<search::Searcher>(tt)) {
+      searcher(std::make_unique<search::Searcher>(tt)), network(nnue::embedded()),
+      netName(nnue::embedded_name()) {
     Position::init();
     add_options();
     set_variant(*base);
@@ -82,6 +83,31 @@ void Engine::add_options() {
     // Fairy-Stockfish's name: `wdl W D L` (wdl.h's model) after each UCI info score; read
     // when a search starts.
     add("UCI_ShowWDL", T::Check, "false", 0, 0);
+    // The network (docs/nnue.md), Stockfish's names: the built-in net by its name, or a
+    // net file's path. A file that does not load is an error and the net in use stays.
+    // The hash table is cleared with a change: its entries hold the old net's scores.
+    add("EvalFile", T::String, nnue::embedded_name(), 0, 0, {},
+        [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
+            if (o.value == previous) return;
+            finish();
+            if (o.value == nnue::embedded_name() || o.value == "<default>") {
+                network = nnue::embedded();
+                netName = nnue::embedded_name();
+            } else {
+                nnue::Loaded l = nnue::load_file(o.value);
+                if (!l.net) {
+                    r.error = l.error + "; keeping " + netName;
+                    return;
+                }
+                network = std::move(l.net);
+                netName = std::move(l.name);
+            }
+            tt.clear();
+        });
+    add("Use NNUE", T::Check, "false", 0, 0, {},
+        [this](const EngineOption& o, const std::string& previous, OptionResult&) {
+            if (o.value != previous) new_game();
+        });
 }
 
 Engine::~Engine() {
@@ -160,6 +186,7 @@ void Engine::go(search::Limits limits, search::Listener listener) {
     so.skillLevel = std::stoi(option("Skill Level"));
     so.limitStrength = option("UCI_LimitStrength") == "true";
     so.elo = std::stoi(option("UCI_Elo"));
+    if (option("Use NNUE") == "true") so.network = network;
     warm_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));
 }

@@ -378,6 +378,30 @@ bool dead_draw(const Position& pos) {
     return !(pos.pieces(WHITE) & ~pos.pieces(KING)) || !(pos.pieces(BLACK) & ~pos.pieces(KING));
 }
 
+namespace {
+
+// What the counting rules and the drawish material make of a score from White's side,
+// whichever evaluation gave it.
+int on_top(const Position& pos, int v) {
+    const Color strong = v > 0 ? WHITE : BLACK;
+    v = v * scale(pos, strong) / 64;
+    // A running count that leaves too few moves to force mate pulls the score toward the
+    // draw it will end in (the search sees the exact end; this gives it the way there).
+    // (Under a board's-honour count, scale() has already faded it.)
+    if (pos.count_limit() && !board_honour(pos, strong)) {
+        const int left = std::max(pos.count_limit() - pos.count_ply(), 0);
+        if (left < CountingHorizon) v = v * left / CountingHorizon;
+    }
+    return v;
+}
+
+bool bare_king_ending(const Position& pos) {
+    return !pos.pieces(PAWN) &&
+           (!more_than_one(pos.pieces(WHITE)) || !more_than_one(pos.pieces(BLACK)));
+}
+
+} // namespace
+
 Value evaluate(const Position& pos) {
     const PawnEntry& pe = pawn_entry(pos);
     ScoreSink sink{pe.score};
@@ -392,24 +416,32 @@ Value evaluate(const Position& pos) {
                 int bonus = mop_up(pos, c);
                 v += c == WHITE ? bonus : -bonus;
             }
-    const Color strong = v > 0 ? WHITE : BLACK;
-    v = v * scale(pos, strong) / 64;
-    // A running count that leaves too few moves to force mate pulls the score toward the
-    // draw it will end in (the search sees the exact end; this gives it the way there).
-    // (Under a board's-honour count, scale() has already faded it.)
-    if (pos.count_limit() && !board_honour(pos, strong)) {
-        const int left = std::max(pos.count_limit() - pos.count_ply(), 0);
-        if (left < CountingHorizon) v = v * left / CountingHorizon;
-    }
+    v = on_top(pos, v);
     return pos.side_to_move() == WHITE ? v : -v;
 }
 
-std::string trace(const Position& pos) {
+Value evaluate(const Position& pos, const nnue::Network* net) {
+    // The net knows the games it was trained on; the bare-king endings keep the
+    // hand-written mop-up, which drives the king to the corner the tables mate in.
+    if (!net || !pos.variant().nnue || bare_king_ending(pos)) return evaluate(pos);
+    const int stmScore = std::clamp(nnue::evaluate(pos, *net), -VALUE_MATE_IN_MAX_PLY + 1,
+                                    VALUE_MATE_IN_MAX_PLY - 1);
+    const int v = on_top(pos, pos.side_to_move() == WHITE ? stmScore : -stmScore);
+    return pos.side_to_move() == WHITE ? v : -v;
+}
+
+std::string trace(const Position& pos, const nnue::Network* net) {
     std::ostringstream os;
-    Value v = evaluate(pos);
-    int white = pos.side_to_move() == WHITE ? v : -v;
-    os << "Final evaluation: " << (white >= 0 ? "+" : "") << white / 100.0 << " (white side) [" << v
-       << " cp for the side to move]";
+    auto white = [&](Value v) { return (pos.side_to_move() == WHITE ? v : -v) / 100.0; };
+    const bool byNet = net && pos.variant().nnue && !bare_king_ending(pos);
+    if (byNet)
+        os << "NNUE evaluation: " << std::showpos << white(nnue::evaluate(pos, *net))
+           << " (white side, before the counting and material corrections)\n"
+           << "Hand-written evaluation: " << white(evaluate(pos)) << " (white side)\n"
+           << std::noshowpos;
+    const Value v = evaluate(pos, net);
+    os << "Final evaluation: " << std::showpos << white(v) << std::noshowpos << " (white side"
+       << (byNet ? ", NNUE" : "") << ") [" << v << " cp for the side to move]";
     return os.str();
 }
 

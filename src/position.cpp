@@ -236,6 +236,9 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     generalGen = o.generalGen;
     generalMake = o.generalMake;
     *si = *o.st;
+    // A fresh record: its sums are computed anew (they may be another net's).
+    si->dirty.count = -1;
+    si->accumulator.computed[WHITE] = si->accumulator.computed[BLACK] = false;
     st = si;
 }
 
@@ -441,6 +444,8 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
     newSt.countPly = st->countPly + (st->countLimit != 0);
     newSt.previous = st;
     newSt.move = m;
+    newSt.dirty.count = 0;
+    newSt.accumulator.computed[WHITE] = newSt.accumulator.computed[BLACK] = false;
     if (General) {
         newSt.rights = st->rights;
         newSt.checksLeft[WHITE] = st->checksLeft[WHITE];
@@ -461,10 +466,12 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
         const Square pawnTo = to + pawn_push(us);
         const Piece pawn = board[to];
         move_piece(to, pawnTo);
+        st->dirty.add(pawn, to, pawnTo);
         k ^= zobrist::psq[pawn][to] ^ zobrist::psq[pawn][pawnTo];
         st->rule50 = 0;
     } else if ((captured = board[to])) {
         remove_piece(to);
+        st->dirty.add(captured, to, SQ_NONE);
         k ^= zobrist::psq[captured][to];
         st->rule50 = 0;
     }
@@ -479,6 +486,11 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
             k ^= zobrist::psq[pc][to] ^ zobrist::psq[promoted][to];
         }
     }
+    if (m.is_promotion()) { // for the network: the pawn leaves, the new piece appears
+        st->dirty.add(pc, from, SQ_NONE);
+        st->dirty.add(board[to], SQ_NONE, to);
+    } else
+        st->dirty.add(pc, from, to);
 
     if (General) {
         // Rights: lost by the piece that moves and by one captured on its square.
@@ -555,9 +567,10 @@ void Position::undo_move(Move m) {
 }
 
 void Position::do_null_move(StateInfo& newSt) {
-    newSt = *st;
+    newSt = *st; // the accumulator too: a null move changes no piece
     newSt.previous = st;
     newSt.move = Move::null();
+    newSt.dirty.count = 0;
     newSt.captured = NO_PIECE;
     newSt.key = st->key ^ zobrist::side;
     newSt.rule50 = st->rule50 + 1;

@@ -168,7 +168,7 @@ Value Worker::enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEn
         if (searcher.stopFlag.load(std::memory_order_relaxed) || pos.is_draw(ss->ply) ||
             eval::dead_draw(pos))
             return draw_value(nodes);
-        if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos);
+        if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos, net);
         // Karouk: standing pat ignores a check that would win at once.
         if (Qs && pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
             return mate_in(ss->ply + 1);
@@ -220,7 +220,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     if (ss->inCheck) {
         ss->staticEval = eval = VALUE_NONE;
     } else {
-        rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos, net);
         ss->staticEval = eval = corrected(rawEval, us);
         if (ttHit && ttValue != VALUE_NONE &&
             (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
@@ -480,7 +480,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         bestValue = futilityBase = -VALUE_INFINITE;
         ss->staticEval = VALUE_NONE;
     } else {
-        rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos);
+        rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos, net);
         ss->staticEval = bestValue = corrected(rawEval, pos.side_to_move());
         if (bestValue >= beta) return bestValue;
         if (bestValue > alpha) alpha = bestValue;

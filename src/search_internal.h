@@ -60,6 +60,7 @@ class Worker {
 
     void setup(const Position& root) {
         pos.copy_from(root, &rootState);
+        net = searcher.options.network.get();
         nodes = 0;
         tbHits = 0;
         completedDepth = 0;
@@ -78,6 +79,7 @@ class Worker {
     const int id;
     Position pos;
     StateInfo rootState;
+    const nnue::Network* net = nullptr; // the net this search evaluates with, or none
     History history;
     std::vector<RootMove> rootMoves;
     std::atomic<uint64_t> nodes{0};

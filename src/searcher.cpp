@@ -2,6 +2,7 @@
 // the move to play (Lazy SMP, play levels) and the reports the dialects format.
 #include "search_internal.h"
 
+#include "khun/evaluate.h"
 #include "khun/skill.h"
 #include "khun/tb.h"
 
@@ -106,7 +107,8 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
                 : uint64_t(std::chrono::high_resolution_clock::now().time_since_epoch().count());
         SkillRng rng(seed);
         const double level = skill_float_level(opts);
-        skill = std::make_unique<Skill>(skill_round_level(level, rng), rng.next());
+        skill =
+            std::make_unique<Skill>(skill_round_level(level, rng), rng.next(), eval::phase(pos));
     }
     searchMultiPV = skill->multi_pv(opts.multiPV);
     if (const uint64_t cap = skill->node_cap())

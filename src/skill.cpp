@@ -1,8 +1,10 @@
 #include "khun/skill.h"
 
+#include "khun/eval_params.h"
 #include "khun/search_params.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace khun {
@@ -39,6 +41,11 @@ int skill_round_level(double level, SkillRng& rng) {
     return int(whole) + (fraction * 1024 > double(rng.next() % 1024) ? 1 : 0);
 }
 
+int skill_delta_max(int phase) {
+    assert(phase >= 0 && phase <= eval::PhaseMax);
+    return (SkillDeltaMaxMg * phase + SkillDeltaMaxEg * (eval::PhaseMax - phase)) / eval::PhaseMax;
+}
+
 int Skill::multi_pv(int userMultiPV) const {
     return enabled() ? std::max(userMultiPV, SkillMultiPV) : userMultiPV;
 }
@@ -61,7 +68,7 @@ Move Skill::pick_best(const std::vector<RootMove>& rootMoves, int multiPV) {
         return best;
     }
     const bool keepMate = level >= SkillKeepMateLevel && mates(top);
-    const int64_t delta = std::min<int64_t>(int64_t(top) - last, SkillDeltaMax);
+    const int64_t delta = std::min<int64_t>(int64_t(top) - last, deltaMax);
     const int64_t weakness = SkillWeaknessBase - int64_t(SkillWeaknessPerLevel) * level;
     int64_t maxScore = INT64_MIN;
     // Each move gets a push: a fixed part that grows with weakness and with how far the

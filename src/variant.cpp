@@ -23,6 +23,7 @@ Variant make_makruk() {
     v.pieceChars = " PNSMR*K";
     v.sutraHouseRules = true;
     v.bareKingTables = true;
+    v.nnue = true;
     return v;
 }
 
@@ -33,6 +34,7 @@ Variant like_makruk(const char* name) {
     v.otherNames.clear();
     v.sutraHouseRules = false;
     v.bareKingTables = false;
+    v.nnue = false;
     v.cecpSetup = "PN.R.M....SKpn.r.m....sk";
     v.cecpPieces = cecp_pieces("piece M& F", "piece K& K");
     return v;

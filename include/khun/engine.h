@@ -72,6 +72,11 @@ class Engine {
     // Fixed-depth search of a position, blocking; for bench and tests. Returns nodes.
     uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
 
+    // The net searches evaluate with (EvalFile, when Use NNUE is on), or nullptr.
+    [[nodiscard]] const nnue::Network* net() const {
+        return option("Use NNUE") == "true" ? network.get() : nullptr;
+    }
+
   private:
     void add_options();
     void apply_sutras();
@@ -85,6 +90,8 @@ class Engine {
     OptionSet opts;
     TranspositionTable tt;
     std::unique_ptr<search::Searcher> searcher;
+    std::shared_ptr<const nnue::Network> network; // EvalFile's net (used if Use NNUE)
+    std::string netName;
 };
 
 } // namespace khun

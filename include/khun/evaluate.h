@@ -2,6 +2,7 @@
 #pragma once
 
 #include "khun/position.h"
+#include "khun/nnue.h"
 #include "khun/search_params.h"
 
 #include <cstdint>
@@ -15,16 +16,20 @@ namespace eval {
 // in: the evaluation's fade, and the WDL model's (wdl.cpp), read it here.
 constexpr int CountingHorizon = 40;
 
-// From the side to move's point of view.
+// The hand-written evaluation, from the side to move's point of view.
 Value evaluate(const Position& pos);
+// The network's evaluation where `net` is given and the game is one it was trained for
+// (Variant::nnue), with the same counting and drawish-material corrections on top; the
+// hand-written one otherwise and in endings against a bare king.
+Value evaluate(const Position& pos, const nnue::Network* net);
 
 // The value of a piece kind for SEE and move ordering: fixed (search_params.h), so that
 // tuning the evaluation does not change the search's pruning.
 static_assert(sizeof search::params::SeeValue / sizeof(int) == PIECE_TYPE_NB);
 [[nodiscard]] constexpr int see_value(PieceType pt) { return search::params::SeeValue[pt]; }
 
-// A readable summary for the `eval` command.
-std::string trace(const Position& pos);
+// A readable summary for the `eval` command (the net's score too when `net` is given).
+std::string trace(const Position& pos, const nnue::Network* net = nullptr);
 
 // True when neither side can ever mate with what is on the board (no pawns left and
 // no side with mating material), so the search may call the position a draw.

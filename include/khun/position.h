@@ -5,6 +5,7 @@
 
 #include "khun/attacks.h"
 #include "khun/bitboard.h"
+#include "khun/nnue_arch.h"
 #include "khun/types.h"
 #include "khun/variant.h"
 
@@ -37,6 +38,11 @@ struct StateInfo {
     Piece captured;
     Move move;
     StateInfo* previous;
+    // For the network (nnue.h): the pieces this state's move changed (count -1 for a root,
+    // whose sums cannot come from a parent), and the first layer's sums, a cache filled
+    // in when the position is evaluated.
+    nnue::DirtyPieces dirty;
+    mutable nnue::Accumulator accumulator;
 };
 
 // Why the game is over, if it is.

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "khun/movepick.h"
+#include "khun/nnue.h"
 #include "khun/position.h"
 #include "khun/thread.h"
 #include "khun/timeman.h"
@@ -73,6 +74,8 @@ struct Options {
     bool limitStrength = false;
     int elo = 1350;
     uint64_t skillSeed = 0; // 0: seeded from the clock, so that play varies
+    // The net to evaluate with (games it was trained for); none: the hand-written one.
+    std::shared_ptr<const nnue::Network> network;
 };
 
 struct RootMove {

@@ -133,13 +133,19 @@ constexpr int SeeValue[PIECE_TYPE_NB] = {0, 115, 536, 361, 232, 796, 1100, 0};
 // searches at least SkillMultiPV root moves fully and, at depth 1 + max(level, 0), plays
 // the one with the largest score + push, push = (weakness * (top - score) + delta *
 // (random % weakness)) / SkillPushDivisor, weakness = SkillWeaknessBase -
-// SkillWeaknessPerLevel * level, delta = min(top - the last one's score, SkillDeltaMax).
+// SkillWeaknessPerLevel * level, delta = min(top - the last one's score, the cap below).
 constexpr int SkillMultiPV = 4;
 constexpr int SkillWeaknessBase = 120;
 constexpr int SkillWeaknessPerLevel = 2;
 constexpr int SkillPushDivisor = 128;
-// The random spread is at most a bia (SeeValue[PAWN]), as Stockfish's is a pawn.
-constexpr int SkillDeltaMax = SeeValue[1]; // the bia
+// The random spread is at most what Fairy-Stockfish's is, measured in the side's own
+// pawns: its cap is PawnValueMg (126) while its pawn is worth 126 in the middlegame and
+// 208 in the endgame, so a whole pawn of noise with all pieces on and 0.6 of one when
+// they are gone. Khun's bia is worth 115 and 51 (eval_weights.cpp), so its cap runs from
+// 115 to 31 with the game phase; a flat 115 would be two bia of noise in an ending and
+// made every level weaker than Fairy-Stockfish's at the same UCI_Elo.
+constexpr int SkillDeltaMaxMg = 115;
+constexpr int SkillDeltaMaxEg = 31;
 // UCI_Elo to a float level (Fairy-Stockfish's fit, anchored on CCRL): shifted = Elo -
 // SkillEloShift; level = (shifted / SkillEloScale)^(1 / SkillEloExponent) above, and
 // shifted / SkillEloScale + (shifted / SkillEloLowScale)^5 below.

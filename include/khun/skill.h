@@ -27,10 +27,16 @@ using SkillRng = Prng;
 [[nodiscard]] double skill_float_level(const Options& o);
 // The float level rounded up or down at random so that the average equals it.
 [[nodiscard]] int skill_round_level(double level, SkillRng& rng);
+// The cap on the pick's random spread at this game phase (0..eval::PhaseMax): from
+// SkillDeltaMaxMg with every piece on to SkillDeltaMaxEg with none.
+[[nodiscard]] int skill_delta_max(int phase);
 
 class Skill {
   public:
-    Skill(int level, uint64_t seed) : level(level), rng(seed) {}
+    // `phase`: the root position's game phase (eval::phase), which sets the random
+    // spread's cap (skill_delta_max).
+    Skill(int level, uint64_t seed, int phase)
+        : level(level), deltaMax(skill_delta_max(phase)), rng(seed) {}
     [[nodiscard]] bool enabled() const { return level < SkillMaxLevel; }
     // The root depth whose results the pick is made from.
     [[nodiscard]] bool time_to_pick(int depth) const { return depth == pick_depth(); }
@@ -49,6 +55,7 @@ class Skill {
 
     static constexpr int SkillMaxLevel = 20;
     const int level;
+    const int deltaMax;
     Move best = Move::none();
 
   private:

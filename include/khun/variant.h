@@ -41,6 +41,7 @@ struct Variant {
                                   // knight follows
     bool sutraHouseRules = false; // the sutra options apply to this game (makruk's house rules)
     bool bareKingTables = false;  // the bare-king mate tables (makruk's rules) hold here
+    bool nnue = false;            // the built-in net was trained on this game (docs/nnue.md)
     // How CECP meets the game: empty `cecpSetup` when XBoard knows it by name; otherwise
     // the piece letters of its `setup` command and the Betza `piece` lines that follow.
     std::string cecpSetup;
