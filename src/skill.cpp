@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <iterator>
 
 namespace khun {
 namespace search {
@@ -20,13 +21,28 @@ Value pick_score(const RootMove& rm) {
     return rm.score != -VALUE_INFINITE ? rm.score : rm.prevScore;
 }
 
+// Khun's shift of UCI_Elo (search_params.h), linear between the anchors.
+double elo_shift(double elo) {
+    constexpr int n = int(std::size(SkillEloAnchor));
+    static_assert(n == int(std::size(SkillEloAnchorShift)));
+    if (elo <= SkillEloAnchor[0]) return SkillEloAnchorShift[0];
+    for (int i = 1; i < n; ++i)
+        if (elo <= SkillEloAnchor[i]) {
+            const double t =
+                (elo - SkillEloAnchor[i - 1]) / (SkillEloAnchor[i] - SkillEloAnchor[i - 1]);
+            return SkillEloAnchorShift[i - 1] +
+                   t * (SkillEloAnchorShift[i] - SkillEloAnchorShift[i - 1]);
+        }
+    return SkillEloAnchorShift[n - 1];
+}
+
 bool mates(Value v) { return v >= VALUE_MATE_IN_MAX_PLY && v < VALUE_INFINITE; }
 
 } // namespace
 
 double skill_float_level(const Options& o) {
     if (!o.limitStrength) return double(o.skillLevel);
-    const double shifted = o.elo - SkillEloShift;
+    const double shifted = o.elo + elo_shift(o.elo) - SkillEloShift;
     const double level = shifted > 0
                              ? std::pow(shifted / SkillEloScale, 1 / SkillEloExponent)
                              : shifted / SkillEloScale + std::pow(shifted / SkillEloLowScale, 5);

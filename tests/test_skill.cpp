@@ -114,10 +114,16 @@ TEST_CASE("skill: Elo maps to Fairy-Stockfish's levels, rounded at random", "[sk
     CHECK(skill_float_level(o) > 18);
     o.elo = 500;
     CHECK(skill_float_level(o) < -19);
+    // Between 1000 and 2500 Khun's own scale shifts the Elo (search_params.h): up at the
+    // low end, down at the high end.
+    o.elo = 1000;
+    CHECK(std::abs(skill_float_level(o) - -1.75) < 0.1); // Fairy-Stockfish: -2.58
     o.elo = 1350;
-    CHECK(std::abs(skill_float_level(o)) < 0.1);
+    CHECK(std::abs(skill_float_level(o) - 0.35) < 0.1); // Fairy-Stockfish: 0
+    o.elo = 2500;
+    CHECK(std::abs(skill_float_level(o) - 12.1) < 0.1); // Fairy-Stockfish: 13.3
     o.elo = 2000;
-    const double f = skill_float_level(o); // about 6.6
+    const double f = skill_float_level(o); // about 6.3
     CHECK(f > 5);
     CHECK(f < 8);
     SkillRng rng(12345);

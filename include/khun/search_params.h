@@ -146,9 +146,16 @@ constexpr int SkillPushDivisor = 128;
 // made every level weaker than Fairy-Stockfish's at the same UCI_Elo.
 constexpr int SkillDeltaMaxMg = 115;
 constexpr int SkillDeltaMaxEg = 31;
-// UCI_Elo to a float level (Fairy-Stockfish's fit, anchored on CCRL): shifted = Elo -
+// UCI_Elo to a float level (Fairy-Stockfish's fit, anchored on CCRL): shifted = Elo' -
 // SkillEloShift; level = (shifted / SkillEloScale)^(1 / SkillEloExponent) above, and
-// shifted / SkillEloScale + (shifted / SkillEloLowScale)^5 below.
+// shifted / SkillEloScale + (shifted / SkillEloLowScale)^5 below. Elo' is UCI_Elo put on
+// Khun's own scale first: at the same level Khun's shallow searches are weaker than
+// Fairy-Stockfish's and its deep ones stronger. Elo' = Elo + a shift interpolated
+// linearly between these anchors: between 1000 and 2500 the line fitted to 160 games
+// against Fairy-Stockfish at the same UCI_Elo (TUNING.md, "Play levels"), and none at the
+// ends of the range, which stay the weakest and the strongest level as in Fairy-Stockfish.
+constexpr double SkillEloAnchor[] = {500, 1000, 2500, 2850};
+constexpr double SkillEloAnchorShift[] = {0, 102, -85, 0};
 constexpr double SkillEloShift = 1346.6;
 constexpr double SkillEloScale = 143.4;
 constexpr double SkillEloExponent = 0.806;
