@@ -1,6 +1,6 @@
 #include "khun/engine.h"
-#include "khun/packed.h"
 #include "khun/movegen.h"
+#include "khun/packed.h"
 #include "khun/progress.h"
 #include "khun/tune.h"
 
@@ -28,7 +28,7 @@ struct DatagenConfig {
     int randomPlies = -1; // -1: 8 from the start position, 2 after an opening
     uint64_t seed = 1;
     std::string out = "khun-data.bin";
-    std::string openings;        // a file of FEN/EPD lines; empty: the start position
+    std::string openings; // a file of FEN/EPD lines; empty: the start position
     std::string variant = "makruk";
     std::string net = "default"; // default (the engine's own choice), none, or a net file
 };
@@ -164,7 +164,8 @@ int datagen_main(const std::vector<std::string>& args) {
     auto setup = [&](Engine& engine) -> std::optional<std::string> {
         engine.set_option("Hash", "8");
         if (auto r = engine.set_option("UCI_Variant", cfg.variant); r.error) return r.error;
-        if (cfg.net == "none") engine.set_option("Use NNUE", "false");
+        if (cfg.net == "none")
+            engine.set_option("Use NNUE", "false");
         else if (cfg.net != "default") {
             if (auto r = engine.set_option("EvalFile", cfg.net); r.error) return r.error;
             engine.set_option("Use NNUE", "true");
@@ -216,6 +217,39 @@ int datagen_main(const std::vector<std::string>& args) {
     progress.finish(format_count(written) + " positions written to " + cfg.out + " (" +
                     format_rate(double(written) / std::max(secs, 1e-9)) + " positions/s)");
     return out ? 0 : 2;
+}
+
+int unpack_main(const std::vector<std::string>& files) {
+    if (files.empty()) {
+        std::cerr << "unpack: name one or more record files\n";
+        return 2;
+    }
+    for (const std::string& file : files) {
+        std::ifstream in(file, std::ios::binary);
+        if (!in) {
+            std::cerr << "unpack: cannot read " << file << "\n";
+            return 2;
+        }
+        uint64_t n = 0;
+        for (PackedPosition rec; in.read(reinterpret_cast<char*>(&rec), sizeof rec); ++n) {
+            const auto fen = rec.fen();
+            if (!fen) {
+                std::cerr << "unpack: " << file << ": record " << n << " is damaged\n";
+                return 2;
+            }
+            const double r = rec.white_result();
+            std::cout << *fen << " ; "
+                      << (r == 1   ? "1"
+                          : r == 0 ? "0"
+                                   : "0.5")
+                      << " ; " << rec.score << '\n';
+        }
+        if (in.gcount() != 0) {
+            std::cerr << "unpack: " << file << " ends in a partial record\n";
+            return 2;
+        }
+    }
+    return 0;
 }
 
 } // namespace khun

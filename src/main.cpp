@@ -28,8 +28,13 @@ Usage:
                         search the built-in positions to a fixed depth (default 16 1 13)
                         and print the node count: the build's signature
   khun tbgen [DIR]      generate every bare-king mate table into DIR (default ~/.cache/khun)
-  khun datagen [games N] [nodes N] [threads N] [seed N] [out FILE]
-                        self-play games for tuning: "FEN ; result ; score" per quiet position
+  khun datagen [games N] [nodes N] [threads N] [random N] [openings FILE]
+               [variant V] [net default|none|FILE] [seed N] [out FILE]
+                        self-play games at N nodes a move (default 1000 5000 all-cores)
+                        from the start or the openings plus random plies; appends a
+                        32-byte record (position, score, result) per quiet position to
+                        FILE (default khun-data.bin), for `train` and `tune`
+  khun unpack FILE...   print records as "FEN ; result ; score" lines (White's view)
   khun tune FILE [epochs N] [rate R] [lambda L] [reg R] [out FILE]
                         fit the evaluation weights to FILE (Adam; target lambda*result +
                         (1-lambda)*sigmoid(score); reg pulls toward the current weights)
@@ -104,6 +109,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "perft") return perft_cmd(argc, argv);
     if (cmd == "analyse") return khun::analyse_main({argv + 2, argv + argc});
+    if (cmd == "unpack") return khun::unpack_main({argv + 2, argv + argc});
     if (cmd == "datagen" || cmd == "tune") {
         std::vector<std::string> args(argv + 2, argv + argc);
         return cmd == "datagen" ? khun::datagen_main(args) : khun::tune_main(args);

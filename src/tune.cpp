@@ -2,6 +2,7 @@
 #include "khun/tune.h"
 #include "khun/eval_params.h"
 #include "khun/evaluate.h"
+#include "khun/packed.h"
 #include "khun/position.h"
 #include "khun/progress.h"
 
@@ -54,25 +55,16 @@ double loss(const Dataset& d, const Weights& w, double k) {
 }
 
 bool load(const std::string& file, Dataset& d, double lambda, double k0) {
-    std::ifstream in(file);
+    std::ifstream in(file, std::ios::binary);
     if (!in) return false;
     StateInfo st;
     Position pos;
-    std::string line;
     int16_t buf[eval::PARAM_NB];
     size_t skipped = 0;
-    while (std::getline(in, line)) {
-        // "FEN ; result" or "FEN ; result ; score"
-        size_t semi = line.find(';');
-        if (semi == std::string::npos) continue;
-        std::string fen = line.substr(0, semi);
-        double result = std::atof(line.c_str() + semi + 1);
-        size_t semi2 = line.find(';', semi + 1);
-        if (semi2 != std::string::npos) {
-            double score = std::atof(line.c_str() + semi2 + 1);
-            result = lambda * result + (1 - lambda) * sigmoid(k0, score);
-        }
-        if (pos.set(fen, default_variant(), &st)) {
+    for (PackedPosition rec; in.read(reinterpret_cast<char*>(&rec), sizeof rec);) {
+        const auto fen = rec.fen();
+        const double result = lambda * rec.white_result() + (1 - lambda) * sigmoid(k0, rec.score);
+        if (!fen || rec.game() != &default_variant() || pos.set(*fen, default_variant(), &st)) {
             ++skipped;
             continue;
         }

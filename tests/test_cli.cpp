@@ -262,3 +262,37 @@ TEST_CASE("cli: khun perft refuses a bad depth or FEN", "[cli]") {
     CHECK(bad.exitCode != 0);
     CHECK(count_prefix(bad, "Nodes searched") == 0);
 }
+
+TEST_CASE("cli: datagen writes records that unpack to legal positions of its games", "[cli]") {
+    testutil::init();
+    const std::string out = "/tmp/khun-test-datagen-" + std::to_string(getpid()) + ".bin";
+    std::remove(out.c_str());
+    Run gen = run_khun("", {"datagen", "games", "3", "nodes", "300", "threads", "2", "seed", "5",
+                            "random", "6", "out", out});
+    REQUIRE(gen.exitCode == 0);
+    std::ifstream in(out, std::ios::binary | std::ios::ate);
+    REQUIRE(in.good());
+    const auto size = size_t(in.tellg());
+    CHECK(size > 0);
+    CHECK(size % 32 == 0);
+    Run text = run_khun("", {"unpack", out});
+    REQUIRE(text.exitCode == 0);
+    CHECK(text.lines.size() == size / 32);
+    for (const std::string& line : text.lines) {
+        INFO(line);
+        const auto f = split(line, ';');
+        REQUIRE(f.size() == 3);
+        khun::StateInfo si;
+        khun::Position pos;
+        CHECK(!pos.set(f[0], khun::default_variant(), &si));
+        CHECK((f[1] == "1" || f[1] == "0.5" || f[1] == "0"));
+        CHECK(std::abs(std::stoi(f[2])) < 1000);
+    }
+    // Bad parameters and a damaged file are errors, not crashes.
+    CHECK(run_khun("", {"datagen", "games", "x"}).exitCode == 2);
+    CHECK(run_khun("", {"datagen", "net", "/nonexistent.nnue", "games", "1"}).exitCode == 2);
+    CHECK(run_khun("", {"datagen", "variant", "chess"}).exitCode == 2);
+    std::ofstream(out, std::ios::binary | std::ios::app) << "xyz";
+    CHECK(run_khun("", {"unpack", out}).exitCode == 2);
+    std::remove(out.c_str());
+}

@@ -3,7 +3,8 @@
 
 usage: tools/pawnless_fit.py KHUN DATA [DATA...]
 
-DATA are tuner files ("FEN ; result ; score", results and scores from White's side).
+DATA are `khun unpack` outputs of tuner records ("FEN ; result ; score", results and
+scores from White's side).
 Takes every position without pawns where both sides still have a piece besides the king
 (board's honour in Makruk), asks KHUN for its static evaluation (`eval`), and prints per
 group (who holds the rueas, material edge on Fairy-Stockfish's piece values) the strong

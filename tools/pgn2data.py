@@ -3,8 +3,9 @@
 
 usage: pgn2data.py [--khun PATH] [--ignore NAME]... OUT PGN...
 
-Writes one line `FEN ; result ; score` per quiet position of each game (White's view:
-result 1, 0.5 or 0; score in centipawns), the format `khun tune` reads. A position is
+Appends one 32-byte record (include/khun/packed.h) per quiet position of each game to OUT:
+the position, the game's result and the score in centipawns (White's view), the format
+`khun datagen` writes and `khun tune` and `khun train` read. A position is
 kept when the side to move is not in check, the move played from it is neither a
 capture nor a promotion, it is at least 8 plies past the opening, and a Khun score for
 it is known: the score of the move played from it, or, when the opponent moved from it,
@@ -16,10 +17,39 @@ Khun itself (`d`, `go perft 1`) turns the SAN moves into positions.
 """
 import argparse
 import re
+import struct
 import subprocess
 import sys
 
 START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
+KINDS = {"p": 1, "n": 2, "s": 3, "m": 4, "r": 5, "k": 7}  # makruk's letters, PieceType order
+
+
+def pack(fen, white_result, white_score):
+    """The 32-byte record of include/khun/packed.h for a makruk FEN (game index 0)."""
+    f = fen.split()
+    occ, nibbles = 0, []
+    squares = {}
+    for ri, row in enumerate(f[0].split("/")):
+        file = 0
+        for c in row:
+            if c.isdigit():
+                file += int(c)
+            elif c != "~":
+                squares[(7 - ri) * 8 + file] = (8 if c.islower() else 0) | KINDS[c.lower()]
+                file += 1
+    for sq in sorted(squares):
+        occ |= 1 << sq
+        nibbles.append(squares[sq])
+    data = bytearray(16)
+    for i, n in enumerate(nibbles):
+        data[i // 2] |= n << (4 * (i % 2))
+    limit = int(f[3]) if len(f) > 3 and f[3].isdigit() else 0
+    count_ply = int(f[4]) if limit and len(f) > 4 else 0
+    fullmove = int(f[5]) if len(f) > 5 else 1
+    return struct.pack("<Q16shBBBBBB", occ, bytes(data), max(-32000, min(32000, white_score)),
+                       round(white_result * 2), 1 if f[1] == "b" else 0, min(limit, 255),
+                       min(count_ply, 255), 0, min(fullmove, 255))
 
 
 class Khun:
@@ -91,7 +121,7 @@ def main():
     k = Khun(a.khun)
     seen = set()
     n = 0
-    with open(a.out, "w") as out:
+    with open(a.out, "ab") as out:
         for f in a.pgn:
             for g in open(f).read().split("[Event ")[1:]:
                 def tag(name):
@@ -122,7 +152,7 @@ def main():
                         key = " ".join(cur.split()[:2])
                         if sc is not None and abs(sc) < 1000 and key not in seen:
                             seen.add(key)
-                            out.write("%s ; %s ; %d\n" % (cur, result, int(sc if white else -sc)))
+                            out.write(pack(cur, result, int(sc if white else -sc)))
                             n += 1
                     u = san_to_uci(san, cur, legal)
                     if u is None:

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fit Khun's win/draw/loss model (src/wdl.cpp) to its own games.
 
-Reads `khun datagen` lines, `FEN ; result ; score` (result 1 / 0.5 / 0 and the search
+Reads `khun datagen` records as text (`khun unpack data.bin > data.txt`): lines
+`FEN ; result ; score` (result 1 / 0.5 / 0 and the search
 score, both from White's side, the score in Khun's internal units, which are also what
 it prints as `cp`), and fits
 

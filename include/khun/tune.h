@@ -7,15 +7,21 @@
 
 namespace khun {
 
-// `khun datagen [games N] [nodes N] [threads N] [seed N] [out FILE]`: plays self-play
-// games at a fixed node count from the start position plus a few random plies and
-// writes one "FEN ; result ; score" line per quiet position: the game's result (1, 0.5
-// or 0) and the search score in centipawns, both from White's side.
+// `khun datagen [games N] [nodes N] [threads N] [random N] [openings FILE] [variant V]
+// [net default|none|FILE] [seed N] [out FILE]`: plays self-play games at a fixed node
+// count from the start position or the openings file's positions plus a few random plies
+// (8 from the start, 2 after an opening, or N), on every core unless told, and appends one
+// 32-byte record (packed.h) per quiet position to FILE: the search score and the game's
+// result. `net` picks the evaluation the games are played with (default: the engine's).
 int datagen_main(const std::vector<std::string>& args);
 
+// `khun unpack FILE...`: the records as text, one "FEN ; result ; score" line each (White's
+// view), for the fitting scripts in tools/ and for reading by eye.
+int unpack_main(const std::vector<std::string>& files);
+
 // `khun tune FILE [epochs N] [out FILE] [rate R] [lambda L] [reg R]`: fits the weights of
-// eval_params.h to FILE and writes a new src/eval_weights.cpp. The target blends the game
-// result (weight lambda) with the recorded search score; reg pulls weights towards their
+// eval_params.h to FILE's makruk records and writes a new src/eval_weights.cpp. The target blends
+// the game result (weight lambda) with the recorded search score; reg pulls weights towards their
 // current values, and weights of rarely seen features stay as they are.
 int tune_main(const std::vector<std::string>& args);
 
