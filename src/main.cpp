@@ -6,6 +6,7 @@
 #include "khun/progress.h"
 #include "khun/protocol.h"
 #include "khun/tb.h"
+#include "khun/train.h"
 #include "khun/tune.h"
 #include "khun/uci.h"
 
@@ -39,6 +40,14 @@ Usage:
                         fit the evaluation weights to FILE (Adam; target lambda*result +
                         (1-lambda)*sigmoid(score); reg pulls toward the current weights)
                         and write them to src/eval_weights.cpp (defaults 300 0.5 0.5 2e-9)
+  khun train DATA... [out FILE] [epochs N] [batch N] [lr R] [lambda L] [val F]
+             [decay D] [threads N] [seed N] [init NET]
+                        fit the network to files of 32-byte training records: AdamW with
+                        decay D, learning rate from R down to R/100 on a cosine, target
+                        lambda*sigmoid(score/400) + (1-lambda)*result, share F held out
+                        for validation; init starts from NET's weights. Writes the
+                        quantised net to FILE (default: its own name, nn-<hash>.nnue)
+                        (defaults 10 16384 0.001 0.7 0.02 0.01, all cores, seed 1)
   khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]
                         annotate every game: evaluations, better moves, ?! ? ??, counts
                         (default 500 ms a position; also --threads N --hash MB --quiet)
@@ -110,6 +119,7 @@ int main(int argc, char** argv) {
     if (cmd == "perft") return perft_cmd(argc, argv);
     if (cmd == "analyse") return khun::analyse_main({argv + 2, argv + argc});
     if (cmd == "unpack") return khun::unpack_main({argv + 2, argv + argc});
+    if (cmd == "train") return khun::train::train_main({argv + 2, argv + argc}, std::cerr);
     if (cmd == "datagen" || cmd == "tune") {
         std::vector<std::string> args(argv + 2, argv + argc);
         return cmd == "datagen" ? khun::datagen_main(args) : khun::tune_main(args);
