@@ -90,17 +90,19 @@ void sha256_block(uint32_t h[8], const unsigned char* b) {
 // dst = src + the columns of `add` - the columns of `sub` (a move's changes on one side).
 void apply_changes(const Network& net, const int16_t* src, int16_t* dst, const int* add, int nAdd,
                    const int* sub, int nSub) {
-    int32_t tmp[HiddenSize];
-    for (int i = 0; i < HiddenSize; ++i) tmp[i] = src[i];
+    // 16-bit sums throughout: the trainer bounds the weights so that no accumulator of a
+    // real position overflows (train.h), and the loops vectorise to whole registers.
+    int16_t acc[HiddenSize];
+    std::memcpy(acc, src, sizeof acc);
     for (int k = 0; k < nAdd; ++k) {
         const int16_t* w = net.ftWeights + size_t(add[k]) * HiddenSize;
-        for (int i = 0; i < HiddenSize; ++i) tmp[i] += w[i];
+        for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] + w[i]);
     }
     for (int k = 0; k < nSub; ++k) {
         const int16_t* w = net.ftWeights + size_t(sub[k]) * HiddenSize;
-        for (int i = 0; i < HiddenSize; ++i) tmp[i] -= w[i];
+        for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] - w[i]);
     }
-    for (int i = 0; i < HiddenSize; ++i) dst[i] = int16_t(tmp[i]);
+    std::memcpy(dst, acc, sizeof acc);
 }
 
 // The sum over one side's units of clamp(x, 0, QA)^2 * w.
