@@ -9,6 +9,17 @@ namespace khun {
 
 namespace {
 
+// The games' piece letters by record index, read once: damage() runs on every record a
+// trainer loads, and variant_names() builds its list afresh.
+const std::vector<std::string>& piece_chars() {
+    static const std::vector<std::string> chars = [] {
+        std::vector<std::string> c;
+        for (const std::string& name : variant_names()) c.push_back(find_variant(name)->pieceChars);
+        return c;
+    }();
+    return chars;
+}
+
 int variant_index(const Variant& v) {
     const std::vector<std::string> names = variant_names();
     const auto it = std::find(names.begin(), names.end(), v.name);
@@ -38,26 +49,44 @@ PackedPosition PackedPosition::pack(const Position& pos, int whiteScore, double 
     return p;
 }
 
+std::optional<std::string> PackedPosition::damage() const {
+    const PackedPosition& p = *this;
+    const auto& chars = piece_chars();
+    if (p.variant >= chars.size()) return "unknown game " + std::to_string(p.variant);
+    const int n = popcount(p.occupancy);
+    if (n > 32) return std::to_string(n) + " pieces";
+    if (p.result > 2) return "result " + std::to_string(p.result);
+    int kings[COLOR_NB] = {};
+    for (int i = 0; i < 32; ++i) {
+        const int nibble = (p.pieces[i / 2] >> (4 * (i % 2))) & 15;
+        if (i >= n) {
+            if (nibble) return std::string("bits set after the last piece");
+            continue;
+        }
+        const int kind = nibble & 7;
+        if (kind < PAWN || chars[p.variant][kind] == '*')
+            return "piece kind " + std::to_string(kind) + " (not in its game)";
+        if (kind == KING) ++kings[nibble >> 3];
+    }
+    if (kings[WHITE] != 1 || kings[BLACK] != 1)
+        return std::to_string(kings[WHITE]) + " white and " + std::to_string(kings[BLACK]) +
+               " black kings";
+    return std::nullopt;
+}
+
 const Variant* PackedPosition::game() const {
     const std::vector<std::string> names = variant_names();
     return variant < names.size() ? find_variant(names[variant]) : nullptr;
 }
 
 std::optional<std::string> PackedPosition::fen() const {
+    if (damage()) return std::nullopt;
     const Variant* v = game();
-    if (!v || popcount(occupancy) > 32 || result > 2) return std::nullopt;
     char board[SQUARE_NB] = {};
-    bool ok = true;
     for_each_piece([&](Piece pc, Square s) {
-        const PieceType pt = type_of(pc);
-        if (pt < PAWN || pt > KING || v->pieceChars[pt] == '*') {
-            ok = false;
-            return;
-        }
-        const char c = v->pieceChars[pt];
+        const char c = v->pieceChars[type_of(pc)];
         board[s] = color_of(pc) == WHITE ? c : char(std::tolower(static_cast<unsigned char>(c)));
     });
-    if (!ok) return std::nullopt;
     std::string s;
     for (int r = RANK_8; r >= RANK_1; --r) {
         int empty = 0;

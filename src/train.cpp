@@ -76,17 +76,6 @@ float evaluate_features(const FloatNet& net, const int* us, const int* them, int
     return output(net, accUs, accThem) * nnue::OutputScale;
 }
 
-// The variants' piece letters by record index (packed.h), read once: check() runs on
-// every record and variant_names() builds its list afresh.
-const std::vector<std::string>& piece_chars() {
-    static const std::vector<std::string> chars = [] {
-        std::vector<std::string> c;
-        for (const std::string& name : variant_names()) c.push_back(find_variant(name)->pieceChars);
-        return c;
-    }();
-    return chars;
-}
-
 // Per-thread gradient buffers (the same shape as FloatNet) and which first-layer rows a
 // batch touched: the only rows to sum and to clear afterwards.
 struct Gradient {
@@ -342,30 +331,6 @@ int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]
     return n;
 }
 
-std::optional<std::string> check(const PackedPosition& p) {
-    const auto& chars = piece_chars();
-    if (p.variant >= chars.size()) return "unknown game " + std::to_string(p.variant);
-    const int n = popcount(p.occupancy);
-    if (n > MaxPieces) return std::to_string(n) + " pieces";
-    if (p.result > 2) return "result " + std::to_string(p.result);
-    int kings[COLOR_NB] = {};
-    for (int i = 0; i < 32; ++i) {
-        const int nibble = (p.pieces[i / 2] >> (4 * (i % 2))) & 15;
-        if (i >= n) {
-            if (nibble) return std::string("bits set after the last piece");
-            continue;
-        }
-        const int kind = nibble & 7;
-        if (kind < PAWN || chars[p.variant][kind] == '*')
-            return "piece kind " + std::to_string(kind) + " (not in its game)";
-        if (kind == KING) ++kings[nibble >> 3];
-    }
-    if (kings[WHITE] != 1 || kings[BLACK] != 1)
-        return std::to_string(kings[WHITE]) + " white and " + std::to_string(kings[BLACK]) +
-               " black kings";
-    return std::nullopt;
-}
-
 std::optional<std::string> load(const std::string& file, std::vector<PackedPosition>& out) {
     std::ifstream in(file, std::ios::binary | std::ios::ate);
     if (!in) return "cannot open " + file;
@@ -382,7 +347,7 @@ std::optional<std::string> load(const std::string& file, std::vector<PackedPosit
         return "cannot read " + file;
     }
     for (size_t i = first; i < out.size(); ++i)
-        if (auto why = check(out[i])) {
+        if (auto why = out[i].damage()) {
             const size_t index = i - first;
             out.resize(first);
             return file + ": record " + std::to_string(index) + " (byte " +

@@ -230,7 +230,7 @@ TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
 TEST_CASE("damaged training data is refused", "[train]") {
     TempDir dir;
     std::vector<PackedPosition> data = material_data(10, 3);
-    for (const PackedPosition& p : data) REQUIRE(!train::check(p));
+    for (const PackedPosition& p : data) REQUIRE(!p.damage());
     const auto refused = [&](const std::string& file, const std::string& why) {
         std::ostringstream log;
         CHECK(train::train_main({file, "threads", "1"}, log) == 2);
@@ -257,7 +257,7 @@ TEST_CASE("damaged training data is refused", "[train]") {
         p.occupancy = 1; // a white king on a1 alone
         std::fill(std::begin(p.pieces), std::end(p.pieces), 0);
         p.pieces[0] = KING;
-        REQUIRE(train::check(p) == std::string("1 white and 0 black kings"));
+        REQUIRE(p.damage() == std::string("1 white and 0 black kings"));
         write(dir.file("king.bin"), data);
         refused(dir.file("king.bin"), "record 7");
     }

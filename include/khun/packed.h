@@ -37,9 +37,12 @@ struct PackedPosition {
     // `whiteScore` and `whiteResult` (0, 0.5 or 1) from White's side.
     [[nodiscard]] static PackedPosition pack(const Position& pos, int whiteScore,
                                              double whiteResult);
-    // The position as a FEN of its game (no first-move rights; the count as stored),
-    // or nothing when the record is damaged (an unknown game or kind, a count of pieces
-    // that does not fit).
+    // Why the record is damaged, or nothing: an unknown game, a piece kind its game lacks,
+    // more than 32 pieces, not one king each, a result above 2, stray bits in the unused
+    // piece nibbles.
+    [[nodiscard]] std::optional<std::string> damage() const;
+    // The position as a FEN of its game (no first-move rights; the count as stored), or
+    // nothing when the record is damaged.
     [[nodiscard]] std::optional<std::string> fen() const;
     [[nodiscard]] const Variant* game() const;
     [[nodiscard]] Color side_to_move() const { return Color(flags & 1); }

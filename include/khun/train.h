@@ -59,13 +59,8 @@ struct FloatNet {
 };
 
 // The features of a position's pieces seen from each side (feature_index of nnue_arch.h);
-// returns how many pieces there are. `p` must be valid (check()).
+// returns how many pieces there are. `p` must be valid (PackedPosition::damage()).
 int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]);
-
-// Why a record is damaged, or nothing: an unknown game, a piece kind that does not exist
-// or that its game lacks, more than 32 pieces, not one king each, a result above 2,
-// stray bits in the unused piece nibbles.
-[[nodiscard]] std::optional<std::string> check(const PackedPosition& p);
 
 // Appends the records of `file` to `out`; on error (unreadable, a size that is not a
 // multiple of 32, a damaged record) returns why and appends nothing.
