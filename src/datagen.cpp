@@ -232,11 +232,12 @@ int unpack_main(const std::vector<std::string>& files) {
         }
         uint64_t n = 0;
         for (PackedPosition rec; in.read(reinterpret_cast<char*>(&rec), sizeof rec); ++n) {
-            const auto fen = rec.fen();
-            if (!fen) {
-                std::cerr << "unpack: " << file << ": record " << n << " is damaged\n";
+            if (const auto why = rec.damage()) {
+                std::cerr << "unpack: " << file << ": record " << n << " is damaged: " << *why
+                          << "\n";
                 return 2;
             }
+            const auto fen = rec.fen();
             const double r = rec.white_result();
             std::cout << *fen << " ; "
                       << (r == 1   ? "1"
