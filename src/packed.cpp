@@ -82,26 +82,9 @@ const Variant* PackedPosition::game() const {
 std::optional<std::string> PackedPosition::fen() const {
     if (damage()) return std::nullopt;
     const Variant* v = game();
-    char board[SQUARE_NB] = {};
-    for_each_piece([&](Piece pc, Square s) {
-        const char c = v->pieceChars[type_of(pc)];
-        board[s] = color_of(pc) == WHITE ? c : char(std::tolower(static_cast<unsigned char>(c)));
-    });
-    std::string s;
-    for (int r = RANK_8; r >= RANK_1; --r) {
-        int empty = 0;
-        for (int f = FILE_A; f <= FILE_H; ++f) {
-            const char c = board[make_square(File(f), Rank(r))];
-            if (!c) {
-                ++empty;
-                continue;
-            }
-            if (empty) s += char('0' + empty), empty = 0;
-            s += c;
-        }
-        if (empty) s += char('0' + empty);
-        if (r > RANK_1) s += '/';
-    }
+    Piece board[SQUARE_NB] = {};
+    for_each_piece([&](Piece pc, Square s) { board[s] = pc; });
+    std::string s = board_fen(board, *v);
     s += side_to_move() == WHITE ? " w - " : " b - ";
     s += countLimit ? std::to_string(countLimit) : std::string("-");
     if (v->firstCheckWins) s += " 3+3"; // karouk's counters are not kept

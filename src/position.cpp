@@ -242,7 +242,7 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     st = si;
 }
 
-std::string Position::fen() const {
+std::string board_fen(const Piece board[SQUARE_NB], const Variant& v) {
     std::string s;
     for (int r = RANK_8; r >= RANK_1; --r) {
         int empty = 0;
@@ -253,12 +253,17 @@ std::string Position::fen() const {
                 continue;
             }
             if (empty) s += char('0' + empty), empty = 0;
-            char c = var->pieceChars[type_of(pc)];
+            char c = v.pieceChars[type_of(pc)];
             s += color_of(pc) == WHITE ? c : char(std::tolower(static_cast<unsigned char>(c)));
         }
         if (empty) s += char('0' + empty);
         if (r > RANK_1) s += '/';
     }
+    return s;
+}
+
+std::string Position::fen() const {
+    std::string s = board_fen(board, *var);
     s += sideToMove == WHITE ? " w " : " b ";
     // Field 3: White's rights by file, then Black's, as Fairy-Stockfish writes gates.
     std::string rights;

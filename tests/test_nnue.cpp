@@ -43,23 +43,14 @@ bool same_sums(const nnue::Accumulator& a, const nnue::Accumulator& b) {
 
 // The position with the board turned half a turn and the colours swapped.
 std::string turned_fen(const Position& pos) {
-    std::string board;
-    for (int r = RANK_8; r >= RANK_1; --r) {
-        int empty = 0;
-        for (int f = FILE_A; f <= FILE_H; ++f) {
-            const Piece pc = pos.piece_on(Square(make_square(File(f), Rank(r)) ^ 63));
-            if (!pc) {
-                ++empty;
-                continue;
-            }
-            if (empty) board += char('0' + empty), empty = 0;
-            const char ch = pos.variant().pieceChars[type_of(pc)];
-            board += color_of(pc) == BLACK ? ch : char(std::tolower(ch));
-        }
-        if (empty) board += char('0' + empty);
-        if (r > RANK_1) board += '/';
+    Piece board[SQUARE_NB] = {};
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square s = pop_lsb(b);
+        const Piece pc = pos.piece_on(s);
+        board[int(s) ^ 63] = make_piece(~color_of(pc), type_of(pc));
     }
-    return board + (pos.side_to_move() == WHITE ? " b" : " w") + " - - 0 1";
+    return board_fen(board, pos.variant()) + (pos.side_to_move() == WHITE ? " b" : " w") +
+           " - - 0 1";
 }
 
 std::string temp_file(const std::string& name, const std::string& bytes) {

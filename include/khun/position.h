@@ -73,6 +73,9 @@ const char* outcome_name(Outcome o);
     }
 }
 
+// FEN field 1 for a board (indexed by square) in the letters of game `v`.
+[[nodiscard]] std::string board_fen(const Piece board[SQUARE_NB], const Variant& v);
+
 class Position {
   public:
     static void init(); // attack tables and Zobrist keys; idempotent
