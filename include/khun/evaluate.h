@@ -1,8 +1,8 @@
 // Static evaluation: how good a position is for the side to move, in centipawns.
 #pragma once
 
-#include "khun/position.h"
 #include "khun/nnue.h"
+#include "khun/position.h"
 #include "khun/search_params.h"
 
 #include <cstdint>
