@@ -186,7 +186,7 @@ void Engine::go(search::Limits limits, search::Listener listener) {
     so.skillLevel = std::stoi(option("Skill Level"));
     so.limitStrength = option("UCI_LimitStrength") == "true";
     so.elo = std::stoi(option("UCI_Elo"));
-    if (option("Use NNUE") == "true") so.network = network;
+    if (net()) so.network = network;
     warm_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));
 }

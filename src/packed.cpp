@@ -9,22 +9,23 @@ namespace khun {
 
 namespace {
 
-// The games' piece letters by record index, read once: damage() runs on every record a
-// trainer loads, and variant_names() builds its list afresh.
-const std::vector<std::string>& piece_chars() {
-    static const std::vector<std::string> chars = [] {
-        std::vector<std::string> c;
-        for (const std::string& name : variant_names()) c.push_back(find_variant(name)->pieceChars);
-        return c;
+// The games by record index (their order in the variant table), built once: damage() and
+// game() run on every record a trainer loads, and variant_names() builds its list afresh.
+const std::vector<const Variant*>& games() {
+    static const std::vector<const Variant*> list = [] {
+        std::vector<const Variant*> g;
+        for (const std::string& name : variant_names()) g.push_back(find_variant(name));
+        return g;
     }();
-    return chars;
+    return list;
 }
 
 int variant_index(const Variant& v) {
-    const std::vector<std::string> names = variant_names();
-    const auto it = std::find(names.begin(), names.end(), v.name);
-    assert(it != names.end());
-    return int(it - names.begin());
+    const auto& g = games();
+    const auto it =
+        std::find_if(g.begin(), g.end(), [&](const Variant* x) { return x->name == v.name; });
+    assert(it != g.end());
+    return int(it - g.begin());
 }
 
 } // namespace
@@ -51,8 +52,8 @@ PackedPosition PackedPosition::pack(const Position& pos, int whiteScore, double 
 
 std::optional<std::string> PackedPosition::damage() const {
     const PackedPosition& p = *this;
-    const auto& chars = piece_chars();
-    if (p.variant >= chars.size()) return "unknown game " + std::to_string(p.variant);
+    if (p.variant >= games().size()) return "unknown game " + std::to_string(p.variant);
+    const std::string& chars = games()[p.variant]->pieceChars;
     const int n = popcount(p.occupancy);
     if (n > 32) return std::to_string(n) + " pieces";
     if (p.result > 2) return "result " + std::to_string(p.result);
@@ -64,7 +65,7 @@ std::optional<std::string> PackedPosition::damage() const {
             continue;
         }
         const int kind = nibble & 7;
-        if (kind < PAWN || chars[p.variant][kind] == '*')
+        if (kind < PAWN || chars[kind] == '*')
             return "piece kind " + std::to_string(kind) + " (not in its game)";
         if (kind == KING) ++kings[nibble >> 3];
     }
@@ -75,8 +76,7 @@ std::optional<std::string> PackedPosition::damage() const {
 }
 
 const Variant* PackedPosition::game() const {
-    const std::vector<std::string> names = variant_names();
-    return variant < names.size() ? find_variant(names[variant]) : nullptr;
+    return variant < games().size() ? games()[variant] : nullptr;
 }
 
 std::optional<std::string> PackedPosition::fen() const {
