@@ -47,7 +47,7 @@ Usage:
                         lambda*sigmoid(score/400) + (1-lambda)*result, share F held out
                         for validation; init starts from NET's weights. Writes the
                         quantised net to FILE (default: its own name, nn-<hash>.nnue)
-                        (defaults 10 16384 0.001 1.0 0.02 0.01, all cores, seed 1)
+                        (defaults 15 1024 0.005 1.0 0.02 0.01, all cores, seed 1)
   khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]
                         annotate every game: evaluations, better moves, ?! ? ??, counts
                         (default 500 ms a position; also --threads N --hash MB --quiet)
