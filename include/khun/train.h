@@ -73,9 +73,8 @@ int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]
 
 struct Options {
     int epochs = 15;
-    // Small batches and a brisk rate: on 1.7M positions, 15 epochs, batch 16384 at lr 0.001
-    // ended at validation loss 0.00195, batch 1024 at 0.00132, and batch 1024 at lr 0.003 /
-    // 0.006 / 0.01 at 0.00117 / 0.00113 / 0.00118 (docs/nnue.md, "Training").
+    // Small batches and a brisk rate: the first net's batch 16384 at lr 0.001 took too few
+    // steps (the sweep is in docs/nnue.md, "Training").
     int batch = 1024;
     float lr = 0.005f; // the first step's; cosine decay to lr / 100 at the last
     // The score's share of the target. The score alone by default: four in five makruk
