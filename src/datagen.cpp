@@ -30,7 +30,9 @@ struct DatagenConfig {
     std::string out = "khun-data.bin";
     std::string openings; // a file of FEN/EPD lines; empty: the start position
     std::string variant = "makruk";
-    std::string net = "default"; // default (the engine's own choice), none, or a net file
+    // Empty: what `go` would use (Use NNUE's default); "default": the built-in net; "none":
+    // the hand-written evaluation; else a net file.
+    std::string net;
 };
 
 // The openings file's positions (the first four fields of each FEN/EPD line).
@@ -166,7 +168,9 @@ int datagen_main(const std::vector<std::string>& args) {
         if (auto r = engine.set_option("UCI_Variant", cfg.variant); r.error) return r.error;
         if (cfg.net == "none")
             engine.set_option("Use NNUE", "false");
-        else if (cfg.net != "default") {
+        else if (cfg.net == "default")
+            engine.set_option("Use NNUE", "true");
+        else if (!cfg.net.empty()) {
             if (auto r = engine.set_option("EvalFile", cfg.net); r.error) return r.error;
             engine.set_option("Use NNUE", "true");
         }
@@ -180,6 +184,12 @@ int datagen_main(const std::vector<std::string>& args) {
             std::cerr << "datagen: " << *e << "\n";
             return 2;
         }
+        // Said first, because a run's data is only as good as the evaluation that made it.
+        std::cerr << "datagen: " << cfg.variant << " games evaluated by "
+                  << (probe.net() && probe.variant().nnue
+                          ? probe.option("EvalFile")
+                          : std::string("the hand-written evaluation"))
+                  << "\n";
     }
     std::ofstream out(cfg.out, std::ios::app | std::ios::binary);
     if (!out) {

@@ -34,7 +34,9 @@ Usage:
                         self-play games at N nodes a move (default 1000 5000 all-cores)
                         from the start or the openings plus random plies; appends a
                         32-byte record (position, score, result) per quiet position to
-                        FILE (default khun-data.bin), for `train` and `tune`
+                        FILE (default khun-data.bin), for `train` and `tune`; net default
+                        is the built-in net, none the hand-written evaluation (omitted:
+                        what `go` uses, Use NNUE's default)
   khun unpack FILE...   print records as "FEN ; result ; score" lines (White's view)
   khun tune FILE [epochs N] [rate R] [lambda L] [reg R] [out FILE]
                         fit the evaluation weights to FILE (Adam; target lambda*result +

@@ -1,5 +1,6 @@
 // The real binary: a UCI conversation over pipes and the command-line perft tool.
 #include "helpers.h"
+#include "khun/engine.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -295,4 +296,30 @@ TEST_CASE("cli: datagen writes records that unpack to legal positions of its gam
     std::ofstream(out, std::ios::binary | std::ios::app) << "xyz";
     CHECK(run_khun("", {"unpack", out}).exitCode == 2);
     std::remove(out.c_str());
+}
+
+TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written evaluation",
+          "[cli]") {
+    testutil::init();
+    // The same seed plays the same opening; the evaluation shows in the records' scores.
+    auto records = [](const std::vector<std::string>& net) {
+        const std::string out = "/tmp/khun-test-datagen-net-" + std::to_string(getpid()) + ".bin";
+        std::remove(out.c_str());
+        std::vector<std::string> args = {"datagen", "games", "1",    "nodes", "200",
+                                         "threads", "1",     "seed", "7",     "random",
+                                         "4",       "out",   out};
+        args.insert(args.end(), net.begin(), net.end());
+        REQUIRE(run_khun("", args).exitCode == 0);
+        std::ifstream in(out, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::remove(out.c_str());
+        REQUIRE(!bytes.empty());
+        return bytes;
+    };
+    const std::string builtin = records({"net", "default"});
+    const std::string handWritten = records({"net", "none"});
+    CHECK(builtin != handWritten);
+    // Omitted, it is what `go` uses: Use NNUE's default.
+    const bool netByDefault = khun::Engine().option("Use NNUE") == "true";
+    CHECK(records({}) == (netByDefault ? builtin : handWritten));
 }
