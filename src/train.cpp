@@ -403,11 +403,34 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
 
 std::vector<PackedPosition> hold_out(std::vector<PackedPosition>& data, double share,
                                      uint64_t seed) {
+    // Positions of one game are alike; held out one by one, the validation set would hold
+    // neighbours of training positions and hide overfitting. So whole games are held out.
+    // datagen writes a game's records together, its move number never going back.
+    std::vector<size_t> starts{0};
+    for (size_t i = 1; i < data.size(); ++i)
+        if (data[i].fullmove < data[i - 1].fullmove || data[i].variant != data[i - 1].variant)
+            starts.push_back(i);
+    starts.push_back(data.size());
+    std::vector<size_t> games(starts.size() - 1);
+    for (size_t g = 0; g < games.size(); ++g) games[g] = g;
     Prng rng(seed);
-    shuffle(data, rng);
-    const auto n = size_t(std::llround(std::clamp(share, 0.0, 1.0) * double(data.size())));
-    std::vector<PackedPosition> val(data.end() - std::ptrdiff_t(n), data.end());
-    data.resize(data.size() - n);
+    shuffle(games, rng);
+    const auto target = size_t(std::llround(std::clamp(share, 0.0, 1.0) * double(data.size())));
+    std::vector<char> held(games.size(), 0);
+    size_t count = 0;
+    for (size_t k = 0; k < games.size() && count < target; ++k) {
+        held[games[k]] = 1;
+        count += starts[games[k] + 1] - starts[games[k]];
+    }
+    std::vector<PackedPosition> val, rest;
+    val.reserve(count);
+    rest.reserve(data.size() - count);
+    for (size_t g = 0; g + 1 < starts.size(); ++g) {
+        auto& to = held[g] ? val : rest;
+        to.insert(to.end(), data.begin() + std::ptrdiff_t(starts[g]),
+                  data.begin() + std::ptrdiff_t(starts[g + 1]));
+    }
+    data = std::move(rest);
     return val;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -31,12 +32,13 @@ int material(const Position& pos) {
     return sum;
 }
 
-// Calls f(pos) for the positions of random games from the start, `count` in all.
+// Calls f(pos) for the positions of random games from the start, `count` in all, each
+// game at most `plies` long.
 template <typename F>
-void random_positions(int count, uint64_t seed, F&& f) {
+void random_positions(int count, uint64_t seed, F&& f, size_t plies = 199) {
     testutil::init();
     Prng rng(seed);
-    std::vector<StateInfo> states(200);
+    std::vector<StateInfo> states(plies + 1);
     Position pos;
     for (int done = 0; done < count;) {
         REQUIRE(!pos.set(testutil::StartFen, testutil::makruk(), &states[0]));
@@ -51,12 +53,15 @@ void random_positions(int count, uint64_t seed, F&& f) {
 }
 
 // Records scored by material, the result its sign.
-std::vector<PackedPosition> material_data(int count, uint64_t seed) {
+std::vector<PackedPosition> material_data(int count, uint64_t seed, size_t plies = 199) {
     std::vector<PackedPosition> data;
-    random_positions(count, seed, [&](const Position& pos) {
-        const int m = material(pos);
-        data.push_back(PackedPosition::pack(pos, m, m > 150 ? 1.0 : m < -150 ? 0.0 : 0.5));
-    });
+    random_positions(
+        count, seed,
+        [&](const Position& pos) {
+            const int m = material(pos);
+            data.push_back(PackedPosition::pack(pos, m, m > 150 ? 1.0 : m < -150 ? 0.0 : 0.5));
+        },
+        plies);
     return data;
 }
 
@@ -182,12 +187,54 @@ TEST_CASE("quantisation keeps the weights in the engine's bounds", "[train]") {
     CHECK(!nnue::parse(nnue::serialise(*q), *parsed));
 }
 
+TEST_CASE("the validation set is whole games, chosen by the seed", "[train]") {
+    const std::vector<PackedPosition> all = material_data(6000, 31);
+    // The games as datagen would write them: runs whose move number never goes back.
+    std::vector<std::pair<size_t, size_t>> games; // [begin, end)
+    for (size_t i = 0; i < all.size(); ++i)
+        if (i == 0 || all[i].fullmove < all[i - 1].fullmove)
+            games.emplace_back(i, i + 1);
+        else
+            games.back().second = i + 1;
+    REQUIRE(games.size() > 20);
+    auto same = [](const PackedPosition* a, const PackedPosition* b, size_t n) {
+        return std::memcmp(a, b, n * sizeof(PackedPosition)) == 0;
+    };
+    std::vector<PackedPosition> data = all;
+    const auto val = train::hold_out(data, 0.15, 4);
+    REQUIRE(val.size() + data.size() == all.size());
+    // Both sets keep the file's order, so each game must lie whole in one of them.
+    size_t v = 0, t = 0, heldGames = 0, longest = 0;
+    for (const auto& [b, e] : games) {
+        const size_t n = e - b;
+        longest = std::max(longest, n);
+        if (v + n <= val.size() && same(&val[v], &all[b], n))
+            v += n, ++heldGames;
+        else {
+            REQUIRE(t + n <= data.size());
+            REQUIRE(same(&data[t], &all[b], n));
+            t += n;
+        }
+    }
+    CHECK(heldGames > 0);
+    // At least the share, and short of it by less than one game before the last was added.
+    CHECK(val.size() >= 900);
+    CHECK(val.size() < 900 + longest);
+    // Another seed holds out other games; the same seed the same ones.
+    std::vector<PackedPosition> again = all, other = all;
+    const auto val2 = train::hold_out(again, 0.15, 4);
+    const auto val3 = train::hold_out(other, 0.15, 5);
+    CHECK((val2.size() == val.size() && same(val2.data(), val.data(), val.size())));
+    CHECK(!(val3.size() == val.size() && same(val3.data(), val.data(), val.size())));
+}
+
 TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
-    std::vector<PackedPosition> data = material_data(4000, 21);
+    // Short games, so that the held-out games are many and like the others.
+    std::vector<PackedPosition> data = material_data(20000, 21, 40);
     SECTION("the validation loss drops") {
         const auto val = train::hold_out(data, 0.1, 1);
-        REQUIRE(val.size() == 400);
-        REQUIRE(data.size() == 3600);
+        REQUIRE(val.size() >= 2000);
+        REQUIRE(val.size() + data.size() == 20000);
         train::FloatNet net = train::FloatNet::random(1);
         const train::Options opt = small_options();
         const double before = train::loss(net, val, opt.lambda, 2);
@@ -201,7 +248,8 @@ TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
     SECTION("the command writes the same net from the same seed") {
         TempDir dir;
         write(dir.file("a.bin"), std::vector<PackedPosition>(data.begin(), data.begin() + 2500));
-        write(dir.file("b.bin"), std::vector<PackedPosition>(data.begin() + 2500, data.end()));
+        write(dir.file("b.bin"),
+              std::vector<PackedPosition>(data.begin() + 2500, data.begin() + 4000));
         const auto run = [&](const std::string& out, const std::string& threads) {
             std::ostringstream log;
             const int rc =

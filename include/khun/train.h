@@ -102,8 +102,10 @@ struct QuantisedCheck {
 [[nodiscard]] QuantisedCheck compare(const FloatNet& net, const nnue::Network& quantised,
                                      const std::vector<PackedPosition>& data, float lambda);
 
-// Shuffles `data` with `seed` and moves its last `share` (rounded) into the result: the
-// validation set, the rest being the training set.
+// Moves whole games, chosen at random with `seed`, out of `data` into the result (the
+// validation set) until it holds at least `share` of the records; the rest, in file
+// order, is the training set. A game is a run of records whose move number never goes
+// back, as datagen writes them.
 [[nodiscard]] std::vector<PackedPosition> hold_out(std::vector<PackedPosition>& data, double share,
                                                    uint64_t seed);
 
