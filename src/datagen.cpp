@@ -166,13 +166,10 @@ int datagen_main(const std::vector<std::string>& args) {
     auto setup = [&](Engine& engine) -> std::optional<std::string> {
         engine.set_option("Hash", "8");
         if (auto r = engine.set_option("UCI_Variant", cfg.variant); r.error) return r.error;
-        if (cfg.net == "none")
-            engine.set_option("Use NNUE", "false");
-        else if (cfg.net == "default")
-            engine.set_option("Use NNUE", "true");
-        else if (!cfg.net.empty()) {
-            if (auto r = engine.set_option("EvalFile", cfg.net); r.error) return r.error;
-            engine.set_option("Use NNUE", "true");
+        if (!cfg.net.empty()) {
+            if (cfg.net != "none" && cfg.net != "default")
+                if (auto r = engine.set_option("EvalFile", cfg.net); r.error) return r.error;
+            engine.set_option("Use NNUE", cfg.net == "none" ? "false" : "true");
         }
         for (const std::string& fen : openings)
             if (auto e = engine.set_position(fen, {})) return "opening " + fen + ": " + *e;

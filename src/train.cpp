@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <numeric>
 #include <ostream>
 #include <thread>
 
@@ -412,7 +413,7 @@ std::vector<PackedPosition> hold_out(std::vector<PackedPosition>& data, double s
             starts.push_back(i);
     starts.push_back(data.size());
     std::vector<size_t> games(starts.size() - 1);
-    for (size_t g = 0; g < games.size(); ++g) games[g] = g;
+    std::iota(games.begin(), games.end(), size_t(0));
     Prng rng(seed);
     shuffle(games, rng);
     const auto target = size_t(std::llround(std::clamp(share, 0.0, 1.0) * double(data.size())));
