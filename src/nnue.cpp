@@ -33,10 +33,12 @@ namespace nnue {
 
 namespace {
 
-constexpr uint32_t HeaderFields[] = {FileVersion, InputSize, HiddenSize, QA, QB, OutputScale};
+constexpr uint32_t HeaderFields[] = {FileVersion, InputSize, HiddenSize, OutputBuckets,
+                                     QA,          QB,        OutputScale};
 constexpr size_t HeaderSize = sizeof FileMagic + sizeof HeaderFields;
 constexpr size_t FileSize =
-    HeaderSize + 2 * (InputSize * HiddenSize + HiddenSize + 2 * HiddenSize) + 4;
+    HeaderSize + 2 * (InputSize * HiddenSize + HiddenSize + OutputBuckets * 2 * HiddenSize) +
+    4 * OutputBuckets;
 
 template <typename T>
 void put(std::string& out, T v) {
@@ -152,7 +154,7 @@ std::string serialise(const Network& net) {
     for (int16_t v : net.ftWeights) put(out, uint16_t(v));
     for (int16_t v : net.ftBias) put(out, uint16_t(v));
     for (int16_t v : net.outWeights) put(out, uint16_t(v));
-    put(out, uint32_t(net.outBias));
+    for (int32_t v : net.outBias) put(out, uint32_t(v));
     assert(out.size() == FileSize);
     return out;
 }
@@ -162,7 +164,8 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
         return std::string("not a Khun net file (no KHUNNNUE header)");
     const unsigned char* p =
         reinterpret_cast<const unsigned char*>(bytes.data()) + sizeof FileMagic;
-    const char* names[] = {"version", "input size", "hidden size", "QA", "QB", "output scale"};
+    const char* names[] = {"version", "input size", "hidden size", "output buckets",
+                           "QA",      "QB",         "output scale"};
     for (size_t i = 0; i < std::size(HeaderFields); ++i)
         if (const uint32_t v = get<uint32_t>(p); v != HeaderFields[i])
             return std::string("net file has ") + names[i] + " " + std::to_string(v) +
@@ -174,7 +177,7 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
     for (int16_t& v : net->ftWeights) v = int16_t(get<uint16_t>(p));
     for (int16_t& v : net->ftBias) v = int16_t(get<uint16_t>(p));
     for (int16_t& v : net->outWeights) v = int16_t(get<uint16_t>(p));
-    net->outBias = int32_t(get<uint32_t>(p));
+    for (int32_t& v : net->outBias) v = int32_t(get<uint32_t>(p));
     // The output layer's 16-bit product v * w needs |w| <= 127 (screlu_dot).
     for (int16_t v : net->outWeights)
         if (v < -127 || v > 127) return std::string("net file has an output weight out of range");
@@ -294,14 +297,16 @@ const Accumulator& accumulator(const Position& pos, const Network& net) {
     return st->accumulator;
 }
 
-int output(const Accumulator& acc, Color stm, const Network& net) {
-    const int64_t sum = int64_t(screlu_dot(acc.values[stm], net.outWeights)) +
-                        screlu_dot(acc.values[~stm], net.outWeights + HiddenSize);
-    return int((sum / QA + net.outBias) * OutputScale / (QA * QB));
+int output(const Accumulator& acc, Color stm, int pieces, const Network& net) {
+    const int bucket = output_bucket(pieces);
+    const int16_t* w = net.outWeights + bucket * 2 * HiddenSize;
+    const int64_t sum =
+        int64_t(screlu_dot(acc.values[stm], w)) + screlu_dot(acc.values[~stm], w + HiddenSize);
+    return int((sum / QA + net.outBias[bucket]) * OutputScale / (QA * QB));
 }
 
 int evaluate(const Position& pos, const Network& net) {
-    return output(accumulator(pos, net), pos.side_to_move(), net);
+    return output(accumulator(pos, net), pos.side_to_move(), popcount(pos.pieces()), net);
 }
 
 } // namespace nnue

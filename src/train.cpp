@@ -51,11 +51,11 @@ void accumulate(const FloatNet& net, const int* f, int n, float* __restrict acc)
     }
 }
 
-// The output before OutputScale from both sides' sums (`us` the side to move's), and the
-// activations clamp(x, 0, 1)^2 in `aUs`, `aThem` when asked.
-float output(const FloatNet& net, const float* us, const float* them, float* aUs = nullptr,
-             float* aThem = nullptr) {
-    const float* w = net.outWeights.data();
+// The output before OutputScale from both sides' sums (`us` the side to move's) through
+// output bucket `bucket`, and the activations clamp(x, 0, 1)^2 in `aUs`, `aThem` when asked.
+float output(const FloatNet& net, const float* us, const float* them, int bucket,
+             float* aUs = nullptr, float* aThem = nullptr) {
+    const float* w = net.outWeights.data() + size_t(bucket) * 2 * H;
     float part[Lanes] = {};
     for (int i = 0; i < H; i += Lanes)
         for (int j = 0; j < Lanes; ++j) {
@@ -65,7 +65,7 @@ float output(const FloatNet& net, const float* us, const float* them, float* aUs
             if (aUs) aUs[i + j] = au, aThem[i + j] = at;
             part[j] += au * w[i + j] + at * w[H + i + j];
         }
-    float sum = net.outBias;
+    float sum = net.outBias[size_t(bucket)];
     for (float p : part) sum += p;
     return sum;
 }
@@ -74,7 +74,7 @@ float evaluate_features(const FloatNet& net, const int* us, const int* them, int
     alignas(64) float accUs[H], accThem[H];
     accumulate(net, us, n, accUs);
     accumulate(net, them, n, accThem);
-    return output(net, accUs, accThem) * nnue::OutputScale;
+    return output(net, accUs, accThem, nnue::output_bucket(n)) * nnue::OutputScale;
 }
 
 // Per-thread gradient buffers (the same shape as FloatNet) and which first-layer rows a
@@ -90,22 +90,23 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
               float lambda, float scale, Gradient& grad) {
     alignas(64) float accUs[H], accThem[H], aUs[H], aThem[H], dUs[H], dThem[H];
     int fw[MaxPieces], fb[MaxPieces];
-    float* gOut = grad.g.outWeights.data();
     float* gBias = grad.g.ftBias.data();
-    const float* w = net.outWeights.data();
     for (const PackedPosition* p = begin; p != end; ++p) {
         const int n = features(*p, fw, fb);
         const bool white = p->side_to_move() == WHITE;
         const int* us = white ? fw : fb;
         const int* them = white ? fb : fw;
+        const int bucket = nnue::output_bucket(n);
+        float* gOut = grad.g.outWeights.data() + size_t(bucket) * 2 * H;
+        const float* w = net.outWeights.data() + size_t(bucket) * 2 * H;
         accumulate(net, us, n, accUs);
         accumulate(net, them, n, accThem);
-        const float out = output(net, accUs, accThem, aUs, aThem);
+        const float out = output(net, accUs, accThem, bucket, aUs, aThem);
         const float s = sigmoid(out), err = s - target(*p, lambda);
         grad.loss += double(err) * err;
         // d(err^2)/d(out), times the batch's 1/size.
         const float g = 2 * err * s * (1 - s) * scale;
-        grad.g.outBias += g;
+        grad.g.outBias[size_t(bucket)] += g;
         for (int i = 0; i < H; ++i) {
             gOut[i] += g * aUs[i];
             gOut[H + i] += g * aThem[i];
@@ -211,8 +212,10 @@ FloatNet FloatNet::from(const nnue::Network& q) {
     for (size_t i = 0; i < net.ftWeights.size(); ++i)
         net.ftWeights[i] = float(q.ftWeights[i]) / nnue::QA;
     for (int i = 0; i < H; ++i) net.ftBias[i] = float(q.ftBias[i]) / nnue::QA;
-    for (int i = 0; i < 2 * H; ++i) net.outWeights[i] = float(q.outWeights[i]) / nnue::QB;
-    net.outBias = float(double(q.outBias) / (nnue::QA * nnue::QB));
+    for (size_t i = 0; i < net.outWeights.size(); ++i)
+        net.outWeights[i] = float(q.outWeights[i]) / nnue::QB;
+    for (size_t b = 0; b < net.outBias.size(); ++b)
+        net.outBias[b] = float(double(q.outBias[b]) / (nnue::QA * nnue::QB));
     return net;
 }
 
@@ -243,10 +246,12 @@ nnue::Network FloatNet::quantise() const {
     for (size_t i = 0; i < ftWeights.size(); ++i)
         q.ftWeights[i] = round(ftWeights[i], nnue::QA, FtQuantMax);
     for (int i = 0; i < H; ++i) q.ftBias[i] = round(ftBias[i], nnue::QA, FtQuantMax);
-    for (int i = 0; i < 2 * H; ++i) q.outWeights[i] = round(outWeights[i], nnue::QB, OutQuantMax);
+    for (size_t i = 0; i < outWeights.size(); ++i)
+        q.outWeights[i] = round(outWeights[i], nnue::QB, OutQuantMax);
     // Any bias a trained net has is far inside int32 (1.0 is 16320); clamped all the same.
-    q.outBias = int32_t(
-        std::clamp(std::llround(double(outBias) * nnue::QA * nnue::QB), -(1LL << 30), 1LL << 30));
+    for (size_t b = 0; b < outBias.size(); ++b)
+        q.outBias[b] = int32_t(std::clamp(std::llround(double(outBias[b]) * nnue::QA * nnue::QB),
+                                          -(1LL << 30), 1LL << 30));
     return q;
 }
 
@@ -256,16 +261,20 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
     if (!M) return q;
     constexpr double QAB = double(nnue::QA) * nnue::QB;
     // The quantised first layer's activations, as the engine computes them (unit i of
-    // position j at act[i * M + j]: each weight's pass reads one row), and what is left of
-    // the float output once the quantised output layer is taken off.
+    // position j at act[i * M + j]: each weight's pass reads one row), each position's
+    // output bucket, and what is left of the float output once the quantised output layer
+    // is taken off.
     std::vector<float> act(size_t(2 * H) * M);
     std::vector<double> residual(M);
+    std::vector<int> bucketOf(M);
     int fw[MaxPieces], fb[MaxPieces];
     for (size_t j = 0; j < M; ++j) {
         const PackedPosition& p = sample[j];
         const int n = features(p, fw, fb);
         const bool white = p.side_to_move() == WHITE;
-        double out = double(q.outBias) / QAB;
+        const int b = bucketOf[j] = nnue::output_bucket(n);
+        const int16_t* w = q.outWeights + b * 2 * H;
+        double out = double(q.outBias[b]) / QAB;
         for (int side = 0; side < 2; ++side) {
             const int* f = (side == 0) == white ? fw : fb;
             for (int i = 0; i < H; ++i) {
@@ -274,41 +283,50 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
                 const double c = std::clamp<int32_t>(x, 0, nnue::QA) / double(nnue::QA);
                 const size_t unit = size_t(side * H + i);
                 act[unit * M + j] = float(c * c);
-                out += c * c * q.outWeights[unit] / nnue::QB;
+                out += c * c * w[unit] / nnue::QB;
             }
         }
         residual[j] = double(evaluate(p)) / nnue::OutputScale - out;
     }
-    const auto centre = [&] {
-        double mean = 0;
-        for (double r : residual) mean += r;
-        const auto shift = std::llround(mean / double(M) * QAB);
-        q.outBias = int32_t(std::clamp<long long>(q.outBias + shift, -(1LL << 30), 1LL << 30));
-        for (double& r : residual) r -= double(shift) / QAB;
-    };
-    centre();
-    // Coordinate descent over the integer weights: a few passes settle it.
-    for (int pass = 0; pass < 4; ++pass) {
-        bool moved = false;
-        for (int unit = 0; unit < 2 * H; ++unit) {
-            const float* a = act.data() + size_t(unit) * M;
-            double ra = 0, aa = 0;
-            for (size_t j = 0; j < M; ++j) ra += residual[j] * a[j], aa += double(a[j]) * a[j];
-            // The squared error changes by -2 d ra + d^2 aa for a step d = +-1/QB.
-            const double d = 1.0 / nnue::QB, up = -2 * d * ra + d * d * aa,
-                         down = 2 * d * ra + d * d * aa;
-            int step = 0;
-            if (up < 0 && up <= down && q.outWeights[unit] < OutQuantMax)
-                step = 1;
-            else if (down < 0 && q.outWeights[unit] > -OutQuantMax)
-                step = -1;
-            if (!step) continue;
-            q.outWeights[unit] = int16_t(q.outWeights[unit] + step);
-            for (size_t j = 0; j < M; ++j) residual[j] -= step * d * a[j];
-            moved = true;
-        }
+    // Each bucket's weights only act on its own positions: fitted one bucket at a time.
+    for (int b = 0; b < nnue::OutputBuckets; ++b) {
+        std::vector<size_t> js;
+        for (size_t j = 0; j < M; ++j)
+            if (bucketOf[j] == b) js.push_back(j);
+        if (js.empty()) continue;
+        int16_t* w = q.outWeights + b * 2 * H;
+        const auto centre = [&] {
+            double mean = 0;
+            for (size_t j : js) mean += residual[j];
+            const auto shift = std::llround(mean / double(js.size()) * QAB);
+            q.outBias[b] =
+                int32_t(std::clamp<long long>(q.outBias[b] + shift, -(1LL << 30), 1LL << 30));
+            for (size_t j : js) residual[j] -= double(shift) / QAB;
+        };
         centre();
-        if (!moved) break;
+        // Coordinate descent over the integer weights: a few passes settle it.
+        for (int pass = 0; pass < 4; ++pass) {
+            bool moved = false;
+            for (int unit = 0; unit < 2 * H; ++unit) {
+                const float* a = act.data() + size_t(unit) * M;
+                double ra = 0, aa = 0;
+                for (size_t j : js) ra += residual[j] * a[j], aa += double(a[j]) * a[j];
+                // The squared error changes by -2 d ra + d^2 aa for a step d = +-1/QB.
+                const double d = 1.0 / nnue::QB, up = -2 * d * ra + d * d * aa,
+                             down = 2 * d * ra + d * d * aa;
+                int step = 0;
+                if (up < 0 && up <= down && w[unit] < OutQuantMax)
+                    step = 1;
+                else if (down < 0 && w[unit] > -OutQuantMax)
+                    step = -1;
+                if (!step) continue;
+                w[unit] = int16_t(w[unit] + step);
+                for (size_t j : js) residual[j] -= step * d * a[j];
+                moved = true;
+            }
+            centre();
+            if (!moved) break;
+        }
     }
     return q;
 }
@@ -390,7 +408,7 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
                 for (int i = 0; i < H; ++i) sum[i] += q.ftWeights[size_t(f[k]) * H + i];
             for (int i = 0; i < H; ++i) acc->values[c][i] = int16_t(sum[i]);
         }
-        const int cp = nnue::output(*acc, p.side_to_move(), q);
+        const int cp = nnue::output(*acc, p.side_to_move(), n, q);
         const float err = sigmoid(float(cp) / nnue::OutputScale) - target(p, lambda);
         r.loss += double(err) * err;
         const double diff = std::abs(double(net.evaluate(p)) - cp);
@@ -442,7 +460,8 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
     const size_t T = size_t(std::max(1, opt.threads));
     ThreadPool pool(T);
     std::vector<Gradient> grads(T);
-    Adam adamFtW(net.ftWeights.size()), adamFtB(H), adamOutW(2 * H), adamOutB(1);
+    Adam adamFtW(net.ftWeights.size()), adamFtB(H), adamOutW(net.outWeights.size()),
+        adamOutB(net.outBias.size());
     // A stream of its own: the validation split used the seed as it is.
     Prng rng(opt.seed ^ 0x5DEECE66Dull);
     net.clip();
@@ -481,21 +500,24 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
                     g.touched[r] = 1, o.touched[r] = 0;
                 }
                 for (int i = 0; i < H; ++i) g.g.ftBias[i] += o.g.ftBias[i];
-                for (int i = 0; i < 2 * H; ++i) g.g.outWeights[i] += o.g.outWeights[i];
-                g.g.outBias += o.g.outBias;
+                for (size_t i = 0; i < g.g.outWeights.size(); ++i)
+                    g.g.outWeights[i] += o.g.outWeights[i];
+                for (size_t b = 0; b < g.g.outBias.size(); ++b) g.g.outBias[b] += o.g.outBias[b];
                 g.loss += o.loss;
                 std::fill(o.g.ftBias.begin(), o.g.ftBias.end(), 0.0f);
                 std::fill(o.g.outWeights.begin(), o.g.outWeights.end(), 0.0f);
-                o.g.outBias = 0, o.loss = 0;
+                std::fill(o.g.outBias.begin(), o.g.outBias.end(), 0.0f);
+                o.loss = 0;
             }
             // Dense over the first layer: rows no position touched still follow their
             // moments, as plain AdamW does.
             adamFtW.update(net.ftWeights.data(), g.g.ftWeights.data(), net.ftWeights.size(), lr,
                            opt.decay, step, FtLimit);
             adamFtB.update(net.ftBias.data(), g.g.ftBias.data(), H, lr, 0, step, FtLimit);
-            adamOutW.update(net.outWeights.data(), g.g.outWeights.data(), 2 * H, lr, opt.decay,
-                            step, OutLimit);
-            adamOutB.update(&net.outBias, &g.g.outBias, 1, lr, 0, step, 1e6f);
+            adamOutW.update(net.outWeights.data(), g.g.outWeights.data(), net.outWeights.size(), lr,
+                            opt.decay, step, OutLimit);
+            adamOutB.update(net.outBias.data(), g.g.outBias.data(), net.outBias.size(), lr, 0, step,
+                            1e6f);
             epochLoss += g.loss;
             for (int r = 0; r < InputSize; ++r)
                 if (g.touched[r]) {
@@ -504,7 +526,8 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
                 }
             std::fill(g.g.ftBias.begin(), g.g.ftBias.end(), 0.0f);
             std::fill(g.g.outWeights.begin(), g.g.outWeights.end(), 0.0f);
-            g.g.outBias = 0, g.loss = 0;
+            std::fill(g.g.outBias.begin(), g.g.outBias.end(), 0.0f);
+            g.loss = 0;
 
             const uint64_t done = uint64_t(epoch - 1) * N + first + size;
             if (progress.due())

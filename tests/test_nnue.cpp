@@ -30,7 +30,7 @@ std::unique_ptr<nnue::Network> random_net(uint64_t seed) {
     for (int16_t& w : net->ftWeights) w = draw(-40, 40);
     for (int16_t& w : net->ftBias) w = draw(-100, 200);
     for (int16_t& w : net->outWeights) w = draw(-127, 127);
-    net->outBias = int32_t(rng() % 20000) - 10000;
+    for (int32_t& b : net->outBias) b = int32_t(rng() % 20000) - 10000;
     return net;
 }
 
@@ -132,6 +132,31 @@ TEST_CASE("nnue: a copied position evaluates as its original", "[nnue]") {
     CHECK(nnue::evaluate(turned, *net) == before);
 }
 
+TEST_CASE("nnue: the output bucket follows the number of pieces", "[nnue]") {
+    testutil::init();
+    CHECK(nnue::output_bucket(32) == nnue::OutputBuckets - 1);
+    CHECK(nnue::output_bucket(2) == 0);
+    CHECK(nnue::output_bucket(6) == 1);
+    CHECK(nnue::output_bucket(5) == 0);
+    // Changing one bucket's output layer changes the scores of the positions with that
+    // many pieces and of no others.
+    auto net = random_net(7);
+    const std::string full = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"; // 32
+    const std::string fewer = "4k3/8/3p4/8/8/3P4/8/R3K3 w - - 0 1";                   // 5
+    const auto score = [&](const std::string& fen) {
+        StateInfo st;
+        Position pos;
+        REQUIRE(!pos.set(fen, default_variant(), &st));
+        return nnue::evaluate(pos, *net);
+    };
+    const int fullBefore = score(full), fewerBefore = score(fewer);
+    net->outBias[nnue::OutputBuckets - 1] += 100 * nnue::QA * nnue::QB / nnue::OutputScale;
+    CHECK(score(full) == fullBefore + 100);
+    CHECK(score(fewer) == fewerBefore);
+    net->outBias[0] -= 50 * nnue::QA * nnue::QB / nnue::OutputScale;
+    CHECK(score(fewer) == fewerBefore - 50);
+}
+
 TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]") {
     CHECK(nnue::sha256_hex("abc") ==
           "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -152,8 +177,9 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
     wrongSize[8 + 8] = char(0x7F); // hidden size
     CHECK(nnue::parse(wrongSize, *back));
     std::string badWeight = bytes;
-    // An output weight of 0x7FFF: outside what the 16-bit product allows.
-    const size_t out = 8 + 24 + 2 * (nnue::InputSize * nnue::HiddenSize + nnue::HiddenSize);
+    // An output weight of 0x7FFF: outside what the 16-bit product allows. (The magic and
+    // seven u32 header fields come first.)
+    const size_t out = 8 + 4 * 7 + 2 * (nnue::InputSize * nnue::HiddenSize + nnue::HiddenSize);
     badWeight[out] = char(0xFF), badWeight[out + 1] = char(0x7F);
     CHECK(nnue::parse(badWeight, *back));
     CHECK(nnue::serialise(*back) == before);

@@ -19,16 +19,18 @@ struct Network {
     // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA).
     alignas(64) int16_t ftWeights[InputSize * HiddenSize];
     alignas(64) int16_t ftBias[HiddenSize]; // x QA
-    // outWeights[i] for the side to move's units, [HiddenSize + i] for the other side's (x QB).
-    alignas(64) int16_t outWeights[2 * HiddenSize];
-    int32_t outBias; // x QA * QB
+    // Bucket b's output layer (output_bucket): outWeights[b * 2 * HiddenSize + i] for the side
+    // to move's units, [b * 2 * HiddenSize + HiddenSize + i] for the other side's (x QB).
+    alignas(64) int16_t outWeights[OutputBuckets * 2 * HiddenSize];
+    int32_t outBias[OutputBuckets]; // x QA * QB
 };
 
-// The net file: "KHUNNNUE", then u32 version, input size, hidden size, QA, QB and output
-// scale, then the arrays of Network in order (little-endian int16, the bias int32), then
-// nothing. Anything else is a damaged or foreign file.
+// The net file: "KHUNNNUE", then u32 version, input size, hidden size, output buckets, QA,
+// QB and output scale, then the arrays of Network in order (little-endian int16, the
+// biases int32), then nothing. Anything else is a damaged or foreign file. (Version 1 had
+// no output buckets.)
 constexpr char FileMagic[8] = {'K', 'H', 'U', 'N', 'N', 'N', 'U', 'E'};
-constexpr uint32_t FileVersion = 1;
+constexpr uint32_t FileVersion = 2;
 
 // The file's bytes for `net`.
 [[nodiscard]] std::string serialise(const Network& net);
@@ -64,8 +66,9 @@ void refresh(const Position& pos, const Network& net, Accumulator& acc);
 // The accumulators of pos's state, brought up to date incrementally where an ancestor's
 // are known.
 const Accumulator& accumulator(const Position& pos, const Network& net);
-// The output layer on given accumulators, for the side to move `stm`.
-[[nodiscard]] int output(const Accumulator& acc, Color stm, const Network& net);
+// The output layer on given accumulators, for the side to move `stm`, with `pieces` on the
+// board (which picks the output bucket).
+[[nodiscard]] int output(const Accumulator& acc, Color stm, int pieces, const Network& net);
 
 } // namespace nnue
 } // namespace khun

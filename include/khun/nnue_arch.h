@@ -24,6 +24,15 @@ constexpr int HiddenSize = 256;
 constexpr int QA = 255;
 constexpr int QB = 64;
 constexpr int OutputScale = 400;
+// Output buckets: one output layer per range of the number of pieces on the board (both
+// sides, kings included), so that the weight of each hidden unit can change as the game
+// thins out, at no cost to the accumulators. Bucket (pieces - 2) / 4: the start's 32
+// pieces are bucket 7, two bare kings bucket 0.
+constexpr int OutputBuckets = 8;
+[[nodiscard]] constexpr int output_bucket(int pieces) {
+    const int b = (pieces - 2) / 4;
+    return b < 0 ? 0 : b >= OutputBuckets ? OutputBuckets - 1 : b;
+}
 
 [[nodiscard]] constexpr int feature_index(Color perspective, Piece pc, Square s) {
     const int own = color_of(pc) == perspective ? 0 : 1;
