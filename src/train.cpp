@@ -293,7 +293,7 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
         std::vector<size_t> js;
         for (size_t j = 0; j < M; ++j)
             if (bucketOf[j] == b) js.push_back(j);
-        if (js.empty()) continue;
+        if (js.size() < MinFitPositions) continue;
         int16_t* w = q.outWeights + b * 2 * H;
         const auto centre = [&] {
             double mean = 0;
@@ -667,9 +667,12 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         << opt.threads << (opt.threads == 1 ? " thread" : " threads") << ", seed " << opt.seed
         << "\n";
     // The output layer's rounding is fitted on training records (the validation set
-    // stays unseen to judge it).
-    const std::vector<PackedPosition> sample(
-        data.begin(), data.begin() + std::ptrdiff_t(std::min<size_t>(data.size(), 32768)));
+    // stays unseen to judge it), evenly spaced over all of them: the files' first records
+    // would be one file's games and their opening phase.
+    std::vector<PackedPosition> sample;
+    const size_t stride = std::max<size_t>(1, data.size() / 32768);
+    for (size_t k = 0; k < data.size() && sample.size() < 32768; k += stride)
+        sample.push_back(data[k]);
     const Summary s = fit(net, std::move(data), validation, opt, log);
     log << "train: " << format_rate(s.rate) << " positions/s with " << opt.threads
         << (opt.threads == 1 ? " thread\n" : " threads\n");

@@ -51,9 +51,12 @@ struct FloatNet {
     // The same, then the output layer's rounding chosen to fit this net's outputs on
     // `sample` (valid records): each output weight moves a step up or down from the
     // nearest where that lowers the squared error of the quantised output, and the
-    // output bias absorbs the mean error. An output weight's step, 1/QB, is coarse: its
-    // errors summed over 512 units would otherwise shift every score by several
-    // centipawns.
+    // output bias absorbs the mean error, bucket by bucket. An output weight's step, 1/QB,
+    // is coarse: its errors summed over 512 units would otherwise shift every score by
+    // several centipawns. A bucket with fewer than MinFitPositions in `sample` keeps the
+    // nearest rounding: fitted to a handful of positions, its weights would fit those and
+    // miss the rest by more than rounding does.
+    static constexpr size_t MinFitPositions = 1024;
     [[nodiscard]] nnue::Network quantise(const std::vector<PackedPosition>& sample) const;
     // Keeps every weight within the bounds above (what quantise() would clip).
     void clip();
