@@ -37,7 +37,7 @@ constexpr uint32_t HeaderFields[] = {FileVersion, InputSize, HiddenSize, OutputB
                                      QA,          QB,        OutputScale};
 constexpr size_t HeaderSize = sizeof FileMagic + sizeof HeaderFields;
 constexpr size_t FileSize =
-    HeaderSize + 2 * (InputSize * HiddenSize + HiddenSize + OutputBuckets * 2 * HiddenSize) +
+    HeaderSize + 2 * (InputSize * HiddenSize + HiddenSize + output_offset(OutputBuckets)) +
     4 * OutputBuckets;
 
 template <typename T>
@@ -299,7 +299,7 @@ const Accumulator& accumulator(const Position& pos, const Network& net) {
 
 int output(const Accumulator& acc, Color stm, int pieces, const Network& net) {
     const int bucket = output_bucket(pieces);
-    const int16_t* w = net.outWeights + bucket * 2 * HiddenSize;
+    const int16_t* w = net.outWeights + output_offset(bucket);
     const int64_t sum =
         int64_t(screlu_dot(acc.values[stm], w)) + screlu_dot(acc.values[~stm], w + HiddenSize);
     return int((sum / QA + net.outBias[bucket]) * OutputScale / (QA * QB));

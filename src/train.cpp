@@ -55,7 +55,7 @@ void accumulate(const FloatNet& net, const int* f, int n, float* __restrict acc)
 // output bucket `bucket`, and the activations clamp(x, 0, 1)^2 in `aUs`, `aThem` when asked.
 float output(const FloatNet& net, const float* us, const float* them, int bucket,
              float* aUs = nullptr, float* aThem = nullptr) {
-    const float* w = net.outWeights.data() + size_t(bucket) * 2 * H;
+    const float* w = net.outWeights.data() + nnue::output_offset(bucket);
     float part[Lanes] = {};
     for (int i = 0; i < H; i += Lanes)
         for (int j = 0; j < Lanes; ++j) {
@@ -97,8 +97,8 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
         const int* us = white ? fw : fb;
         const int* them = white ? fb : fw;
         const int bucket = nnue::output_bucket(n);
-        float* gOut = grad.g.outWeights.data() + size_t(bucket) * 2 * H;
-        const float* w = net.outWeights.data() + size_t(bucket) * 2 * H;
+        float* gOut = grad.g.outWeights.data() + nnue::output_offset(bucket);
+        const float* w = net.outWeights.data() + nnue::output_offset(bucket);
         accumulate(net, us, n, accUs);
         accumulate(net, them, n, accThem);
         const float out = output(net, accUs, accThem, bucket, aUs, aThem);
@@ -273,7 +273,7 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
         const int n = features(p, fw, fb);
         const bool white = p.side_to_move() == WHITE;
         const int b = bucketOf[j] = nnue::output_bucket(n);
-        const int16_t* w = q.outWeights + b * 2 * H;
+        const int16_t* w = q.outWeights + nnue::output_offset(b);
         double out = double(q.outBias[b]) / QAB;
         for (int side = 0; side < 2; ++side) {
             const int* f = (side == 0) == white ? fw : fb;
@@ -294,7 +294,7 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
         for (size_t j = 0; j < M; ++j)
             if (bucketOf[j] == b) js.push_back(j);
         if (js.size() < MinFitPositions) continue;
-        int16_t* w = q.outWeights + b * 2 * H;
+        int16_t* w = q.outWeights + nnue::output_offset(b);
         const auto centre = [&] {
             double mean = 0;
             for (size_t j : js) mean += residual[j];

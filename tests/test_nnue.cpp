@@ -177,9 +177,10 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
     wrongSize[8 + 8] = char(0x7F); // hidden size
     CHECK(nnue::parse(wrongSize, *back));
     std::string badWeight = bytes;
-    // An output weight of 0x7FFF: outside what the 16-bit product allows. (The magic and
-    // seven u32 header fields come first.)
-    const size_t out = 8 + 4 * 7 + 2 * (nnue::InputSize * nnue::HiddenSize + nnue::HiddenSize);
+    // An output weight of 0x7FFF: outside what the 16-bit product allows. The output
+    // weights (int16) and biases (int32) end the file.
+    const size_t out =
+        bytes.size() - 4 * nnue::OutputBuckets - 2 * nnue::output_offset(nnue::OutputBuckets);
     badWeight[out] = char(0xFF), badWeight[out + 1] = char(0x7F);
     CHECK(nnue::parse(badWeight, *back));
     CHECK(nnue::serialise(*back) == before);

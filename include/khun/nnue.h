@@ -19,9 +19,9 @@ struct Network {
     // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA).
     alignas(64) int16_t ftWeights[InputSize * HiddenSize];
     alignas(64) int16_t ftBias[HiddenSize]; // x QA
-    // Bucket b's output layer (output_bucket): outWeights[b * 2 * HiddenSize + i] for the side
-    // to move's units, [b * 2 * HiddenSize + HiddenSize + i] for the other side's (x QB).
-    alignas(64) int16_t outWeights[OutputBuckets * 2 * HiddenSize];
+    // Bucket b's output layer (output_bucket): outWeights[output_offset(b) + i] for the side
+    // to move's units, [output_offset(b) + HiddenSize + i] for the other side's (x QB).
+    alignas(64) int16_t outWeights[output_offset(OutputBuckets)];
     int32_t outBias[OutputBuckets]; // x QA * QB
 };
 

@@ -6,6 +6,7 @@
 
 #include "khun/types.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace khun {
@@ -31,8 +32,11 @@ constexpr int OutputScale = 400;
 constexpr int OutputBuckets = 8;
 [[nodiscard]] constexpr int output_bucket(int pieces) {
     const int b = (pieces - 2) / 4;
-    return b < 0 ? 0 : b >= OutputBuckets ? OutputBuckets - 1 : b;
+    return b < OutputBuckets ? b : OutputBuckets - 1;
 }
+// Where bucket b's output weights start: each bucket holds the side to move's HiddenSize
+// weights, then the other side's.
+[[nodiscard]] constexpr size_t output_offset(int bucket) { return size_t(bucket) * 2 * HiddenSize; }
 
 [[nodiscard]] constexpr int feature_index(Color perspective, Piece pc, Square s) {
     const int own = color_of(pc) == perspective ? 0 : 1;

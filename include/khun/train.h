@@ -33,8 +33,7 @@ constexpr float OutLimit = float(OutQuantMax) / nnue::QB; // 1.98
 struct FloatNet {
     std::vector<float> ftWeights = std::vector<float>(size_t(nnue::InputSize) * nnue::HiddenSize);
     std::vector<float> ftBias = std::vector<float>(nnue::HiddenSize);
-    std::vector<float> outWeights =
-        std::vector<float>(size_t(nnue::OutputBuckets) * 2 * nnue::HiddenSize);
+    std::vector<float> outWeights = std::vector<float>(nnue::output_offset(nnue::OutputBuckets));
     std::vector<float> outBias = std::vector<float>(nnue::OutputBuckets);
 
     // Each layer's weights uniform in +-1/sqrt(its inputs), the biases 0: a first-layer sum
