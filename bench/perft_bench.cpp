@@ -1,7 +1,7 @@
 // Perft speed benchmark: one thread, bulk counting at the leaves, no hash table; the
 // same method Makruk-Stockfish uses, so their times compare directly.
-#include "khun/engine.h"
-#include "khun/perft.h"
+#include "khun/protocol/engine.h"
+#include "khun/rules/perft.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,14 +1,14 @@
 // Entry point: the protocol loop by default, or a tool named on the command line.
-#include "khun/analyse.h"
-#include "khun/bench.h"
-#include "khun/engine.h"
-#include "khun/perft.h"
-#include "khun/progress.h"
-#include "khun/protocol.h"
-#include "khun/tb.h"
-#include "khun/train.h"
-#include "khun/tune.h"
-#include "khun/uci.h"
+#include "khun/tools/analyse.h"
+#include "khun/protocol/bench.h"
+#include "khun/protocol/engine.h"
+#include "khun/rules/perft.h"
+#include "khun/tools/progress.h"
+#include "khun/protocol/protocol.h"
+#include "khun/eval/tb.h"
+#include "khun/tools/train.h"
+#include "khun/tools/tune.h"
+#include "khun/protocol/uci.h"
 
 #include <cstdio>
 #include <iostream>

@@ -6,9 +6,9 @@
 #pragma once
 
 #include "helpers.h"
-#include "khun/movegen.h"
-#include "khun/position.h"
-#include "khun/variant.h"
+#include "khun/rules/movegen.h"
+#include "khun/rules/position.h"
+#include "khun/rules/variant.h"
 
 #include <catch2/catch.hpp>
 

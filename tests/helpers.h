@@ -2,11 +2,11 @@
 // sorted UCI strings, and a small exhaustive mate search that honours the game's end rules.
 #pragma once
 
-#include "khun/engine.h"
-#include "khun/movegen.h"
-#include "khun/perft.h"
-#include "khun/position.h"
-#include "khun/variant.h"
+#include "khun/protocol/engine.h"
+#include "khun/rules/movegen.h"
+#include "khun/rules/perft.h"
+#include "khun/rules/position.h"
+#include "khun/rules/variant.h"
 
 #include <catch2/catch.hpp>
 
@@ -80,7 +80,7 @@ inline std::vector<std::vector<std::string>> records(const std::string& name, si
 inline std::vector<std::vector<std::string>> counting_records(bool legal) {
     init();
     std::vector<std::vector<std::string>> out;
-    for (auto& r : records("counting-makruk.txt", 3)) {
+    for (auto& r : records("rules/counting-makruk.txt", 3)) {
         khun::Position pos;
         khun::StateInfo st;
         if (!pos.set(r[0], makruk(), &st) == legal) out.push_back(r);
@@ -92,8 +92,8 @@ inline std::vector<std::vector<std::string>> counting_records(bool legal) {
 // counting positions).
 inline std::vector<std::string> data_fens() {
     std::vector<std::string> fens;
-    for (auto& r : records("perft-makruk.epd", 3)) fens.push_back(r[0]);
-    for (auto& r : records("transitions-makruk.txt", 3)) {
+    for (auto& r : records("rules/perft-makruk.epd", 3)) fens.push_back(r[0]);
+    for (auto& r : records("rules/transitions-makruk.txt", 3)) {
         fens.push_back(r[0] == "startpos" ? StartFen : r[0]);
         fens.push_back(r[2]);
     }

@@ -3,9 +3,9 @@
 // the guard that keeps a command loop's run short without touching the engine.
 #pragma once
 
-#include "khun/position.h"
-#include "khun/protocol.h"
-#include "khun/tb.h"
+#include "khun/rules/position.h"
+#include "khun/protocol/protocol.h"
+#include "khun/eval/tb.h"
 
 #include <cctype>
 #include <cstdint>

@@ -5,8 +5,8 @@
 // generated, played and taken back.
 #include "fuzz_common.h"
 
-#include "khun/movegen.h"
-#include "khun/variant.h"
+#include "khun/rules/movegen.h"
+#include "khun/rules/variant.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace khun;

@@ -12,7 +12,7 @@
 
 #include "fuzz_common.h"
 
-#include "khun/engine.h"
+#include "khun/protocol/engine.h"
 
 #include <sstream>
 

@@ -4,9 +4,9 @@
 // accepts must name a legal move that prints back as a string naming the same move.
 #include "fuzz_common.h"
 
-#include "khun/movegen.h"
-#include "khun/usi.h"
-#include "khun/variant.h"
+#include "khun/rules/movegen.h"
+#include "khun/protocol/usi.h"
+#include "khun/rules/variant.h"
 
 #include <sstream>
 

@@ -1,0 +1,41 @@
+// Static evaluation: how good a position is for the side to move, in centipawns.
+#pragma once
+
+#include "khun/eval/nnue.h"
+#include "khun/rules/position.h"
+
+#include <cstdint>
+#include <string>
+
+namespace khun {
+
+namespace eval {
+
+// Plies of a running count below which a score fades toward the draw the count will end
+// in: the evaluation's fade, and the WDL model's (wdl.cpp), read it here.
+constexpr int CountingHorizon = 40;
+
+// The hand-written evaluation, from the side to move's point of view.
+Value evaluate(const Position& pos);
+// The network's evaluation where `net` is given and the game is one it was trained for
+// (Variant::nnue), with the same counting and drawish-material corrections on top; the
+// hand-written one otherwise and in endings against a bare king.
+Value evaluate(const Position& pos, const nnue::Network* net);
+
+// A readable summary for the `eval` command (the net's score too when `net` is given).
+std::string trace(const Position& pos, const nnue::Network* net = nullptr);
+
+// True when neither side can ever mate with what is on the board (no pawns left and
+// no side with mating material), so the search may call the position a draw.
+bool dead_draw(const Position& pos);
+
+// For the tuner: the game phase (0..PhaseMax), the share (of 64) of an advantage that
+// survives for `strong`, and the feature counts (White minus Black) of every parameter
+// in eval_params.h added into coef[PARAM_NB].
+int phase(const Position& pos);
+int scale(const Position& pos, Color strong);
+void trace_terms(const Position& pos, int16_t* coef);
+
+} // namespace eval
+
+} // namespace khun

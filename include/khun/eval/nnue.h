@@ -1,0 +1,74 @@
+// Khun's network (NNUE): quantised weights, the net file, and the evaluation. The shape is
+// in nnue_arch.h; docs/nnue.md describes the architecture and the pipeline that makes a
+// net (datagen -> train -> match).
+#pragma once
+
+#include "khun/rules/nnue_arch.h"
+#include "khun/rules/position.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace khun {
+namespace nnue {
+
+// The quantised network the engine evaluates with (integer inference).
+struct Network {
+    // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA).
+    alignas(64) int16_t ftWeights[InputSize * HiddenSize];
+    alignas(64) int16_t ftBias[HiddenSize]; // x QA
+    // Bucket b's output layer (output_bucket): outWeights[output_offset(b) + i] for the side
+    // to move's units, [output_offset(b) + HiddenSize + i] for the other side's (x QB).
+    alignas(64) int16_t outWeights[output_offset(OutputBuckets)];
+    int32_t outBias[OutputBuckets]; // x QA * QB
+};
+
+// The net file: "KHUNNNUE", then u32 version, input size, hidden size, output buckets, QA,
+// QB and output scale, then the arrays of Network in order (little-endian int16, the
+// biases int32), then nothing. Anything else is a damaged or foreign file. (Version 1 had
+// no output buckets.)
+constexpr char FileMagic[8] = {'K', 'H', 'U', 'N', 'N', 'N', 'U', 'E'};
+constexpr uint32_t FileVersion = 2;
+
+// The file's bytes for `net`.
+[[nodiscard]] std::string serialise(const Network& net);
+// Reads a net from the file's bytes into `out`; on error returns why and leaves `out`
+// as it was.
+[[nodiscard]] std::optional<std::string> parse(const std::string& bytes, Network& out);
+// A net's name: "nn-" and the first 12 hex digits of the SHA-256 of its file, ".nnue"
+// (what `sha256sum` shows, as Stockfish names its nets).
+[[nodiscard]] std::string net_name(const std::string& bytes);
+[[nodiscard]] std::string sha256_hex(const std::string& bytes);
+
+// The net built into the binary (CMake embeds the file named in CMakeLists.txt), and its
+// name.
+[[nodiscard]] std::shared_ptr<const Network> embedded();
+[[nodiscard]] const std::string& embedded_name();
+
+// Loads a net file; on error returns why (the caller keeps its current net).
+struct Loaded {
+    std::shared_ptr<const Network> net;
+    std::string name;
+    std::string error;
+};
+[[nodiscard]] Loaded load_file(const std::string& path);
+
+// The network's score for the side to move, in centipawns, before any of the
+// evaluation's corrections (counting, drawish material). Brings the position's
+// accumulators up to date from its ancestors' (or computes them afresh).
+[[nodiscard]] int evaluate(const Position& pos, const Network& net);
+
+// The first layer computed from scratch for `pos` (both sides): what the incremental
+// update must equal; for tests and the refresh.
+void refresh(const Position& pos, const Network& net, Accumulator& acc);
+// The accumulators of pos's state, brought up to date incrementally where an ancestor's
+// are known.
+const Accumulator& accumulator(const Position& pos, const Network& net);
+// The output layer on given accumulators, for the side to move `stm`, with `pieces` on the
+// board (which picks the output bucket).
+[[nodiscard]] int output(const Accumulator& acc, Color stm, int pieces, const Network& net);
+
+} // namespace nnue
+} // namespace khun

@@ -1,0 +1,18 @@
+// `bench`: a fixed-depth search over fixed positions. With one thread its node count is
+// the build's signature: any change to the search or evaluation shows in it.
+#pragma once
+
+#include "khun/protocol/engine.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace khun {
+
+[[nodiscard]] const std::vector<std::string>& bench_positions();
+
+// Runs the bench and prints the progress lines and totals to `out`; returns nodes.
+uint64_t run_bench(Engine& engine, std::ostream& out, int hashMb, int threads, int depth);
+
+} // namespace khun

@@ -1,0 +1,97 @@
+// The one facade the protocol dialects talk to: the game being played, the options, and
+// the search control. Dialects only parse text and print replies.
+#pragma once
+
+#include "khun/protocol/options.h"
+#include "khun/rules/position.h"
+#include "khun/search/search.h"
+#include "khun/search/tt.h"
+#include "khun/rules/variant.h"
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace khun {
+
+class Engine {
+  public:
+    Engine();
+    ~Engine();
+
+    // The game being played: a variant of variant.h with the sutra options applied.
+    [[nodiscard]] const Variant& variant() const { return active; }
+    // Switches game; the position becomes that game's start position.
+    void set_variant(const Variant& v);
+    // The start FEN of the current game (with the sutras' first-move rights).
+    [[nodiscard]] const std::string& start_fen() const { return active.startFen; }
+
+    // Replaces the position with `fen` (or the variant's start when empty) plus `moves`.
+    // On error returns the message and keeps the previous position.
+    std::optional<std::string> set_position(const std::string& fen,
+                                            const std::vector<std::string>& moves);
+    Position& position() { return game->pos; }
+    const Position& position() const { return game->pos; }
+    // Plays a legal move on the current position (for dialects that send one move at a
+    // time); stops a search first.
+    void play(Move m);
+    // Takes back the last move; false when there is none.
+    bool undo();
+
+    // Options (options.h); each one's effect is declared where the engine adds it.
+    [[nodiscard]] const std::vector<EngineOption>& options() const { return opts.all(); }
+    OptionResult set_option(const std::string& name, const std::string& value) {
+        return opts.set(name, value);
+    }
+    [[nodiscard]] std::string option(const std::string& name) const { return opts.get(name); }
+
+    // Search control. go() returns at once; the listener gets info lines and one bestmove.
+    void go(search::Limits limits, search::Listener listener);
+    void stop();
+    // Stops any search and returns once its bestmove is out (quit, end of input).
+    void finish() {
+        stop();
+        wait();
+    }
+    void ponderhit();
+    void wait();
+    [[nodiscard]] bool searching() const { return searcher->searching(); }
+    void new_game();
+
+    // A silent, blocking search of the current position (self-play, tools).
+    struct Thought {
+        Move best;
+        Value score; // for the side to move
+        int depth;   // of the last complete iteration that gave `score`
+    };
+    Thought think(search::Limits limits);
+
+    // Fixed-depth search of a position, blocking; for bench and tests. Returns nodes.
+    uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
+
+    // The net searches evaluate with (EvalFile, when Use NNUE is on), or nullptr.
+    [[nodiscard]] const nnue::Network* net() const {
+        return option("Use NNUE") == "true" ? network.get() : nullptr;
+    }
+
+  private:
+    void add_options();
+    void apply_sutras();
+    void warm_tablebases();
+    std::thread tbLoader;
+    std::atomic<bool> loadingTables{false};
+
+    const Variant* base; // the game chosen by UCI_Variant
+    Variant active;      // `base` with the sutras applied; every Position points here
+    std::unique_ptr<Game> game;
+    OptionSet opts;
+    TranspositionTable tt;
+    std::unique_ptr<search::Searcher> searcher;
+    std::shared_ptr<const nnue::Network> network; // EvalFile's net (used if Use NNUE)
+    std::string netName;
+};
+
+} // namespace khun

@@ -1,0 +1,71 @@
+// The shape of Khun's network and the two small records a position keeps for it: what a
+// move changed on the board (DirtyPieces) and the first layer's sums (Accumulator).
+// Position stores both in its StateInfo chain, so that the sums of a position are its
+// parent's plus the few pieces the move moved (docs/nnue.md).
+#pragma once
+
+#include "khun/rules/types.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace khun {
+namespace nnue {
+
+// Inputs: one per (own or their piece, kind PAWN..KING, square), each side seeing the
+// board from its own side: Black's squares are turned half a turn (sq ^ 63), the
+// symmetry of Makruk's start position (kings on d1 and e8).
+constexpr int PieceKinds = KING;                      // PAWN..KING
+constexpr int InputSize = 2 * PieceKinds * SQUARE_NB; // 896
+// The hidden layer: one accumulator of this many int16 per side.
+constexpr int HiddenSize = 256;
+// Quantisation: the first layer's weights and sums are scaled by QA (a sum of 1.0 is
+// QA), the output weights by QB; the activation is clamp(x, 0, 1)^2 (squared clipped
+// ReLU); the output is a score in centipawn-like units after a factor of OutputScale.
+constexpr int QA = 255;
+constexpr int QB = 64;
+constexpr int OutputScale = 400;
+// Output buckets: one output layer per range of the number of pieces on the board (both
+// sides, kings included), so that the weight of each hidden unit can change as the game
+// thins out, at no cost to the accumulators. Bucket (pieces - 2) / 4: the start's 32
+// pieces are bucket 7, two bare kings bucket 0.
+constexpr int OutputBuckets = 8;
+[[nodiscard]] constexpr int output_bucket(int pieces) {
+    const int b = (pieces - 2) / 4;
+    return b < OutputBuckets ? b : OutputBuckets - 1;
+}
+// Where bucket b's output weights start: each bucket holds the side to move's HiddenSize
+// weights, then the other side's.
+[[nodiscard]] constexpr size_t output_offset(int bucket) { return size_t(bucket) * 2 * HiddenSize; }
+
+[[nodiscard]] constexpr int feature_index(Color perspective, Piece pc, Square s) {
+    const int own = color_of(pc) == perspective ? 0 : 1;
+    const int sq = perspective == WHITE ? int(s) : int(s) ^ 63;
+    return (own * PieceKinds + (int(type_of(pc)) - 1)) * SQUARE_NB + sq;
+}
+
+// Up to three pieces change with a move: the mover (from -> to), a captured piece (-> none),
+// and a promotion (the pawn's arrival is a removal, the new piece an addition). A sutra
+// move moves two pieces. SQ_NONE as `from` adds a piece, as `to` removes it.
+struct DirtyPieces {
+    int count = -1;
+    Piece piece[3];
+    Square from[3];
+    Square to[3];
+    void add(Piece pc, Square f, Square t) {
+        piece[count] = pc;
+        from[count] = f;
+        to[count] = t;
+        ++count;
+    }
+};
+
+// The first layer's output for both sides (indexed by perspective), and whether each is
+// up to date for the position it belongs to.
+struct alignas(64) Accumulator {
+    int16_t values[COLOR_NB][HiddenSize];
+    bool computed[COLOR_NB] = {false, false};
+};
+
+} // namespace nnue
+} // namespace khun

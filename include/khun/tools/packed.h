@@ -1,0 +1,62 @@
+// The training record: one position with its search score and its game's result in 32
+// bytes, the format `khun datagen` writes and `khun train` and `khun tune` read.
+//
+// Layout (little-endian, no padding):
+//   occupancy  u64   the occupied squares (bit 0 = a1)
+//   pieces     u8[16] one nibble a piece in the order of the occupied squares, low nibble
+//                    first: bit 3 = Black, bits 0-2 = the kind (PAWN 1 .. KING 7)
+//   score      i16   the search score in centipawns, from White's side
+//   result     u8    the game's result from White's side: 0 loss, 1 draw, 2 win
+//   flags      u8    bit 0: Black to move
+//   countLimit u8    the running count's limit in plies (0: none)
+//   countPly   u8    the count's ply
+//   variant    u8    the game's index in the variant table (variant.h)
+//   fullmove   u8    the move number, capped at 255
+// A position with more than 32 pieces cannot be stored (the family never has one).
+#pragma once
+
+#include "khun/rules/position.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace khun {
+
+struct PackedPosition {
+    uint64_t occupancy;
+    uint8_t pieces[16];
+    int16_t score;
+    uint8_t result;
+    uint8_t flags;
+    uint8_t countLimit;
+    uint8_t countPly;
+    uint8_t variant;
+    uint8_t fullmove;
+
+    // `whiteScore` and `whiteResult` (0, 0.5 or 1) from White's side.
+    [[nodiscard]] static PackedPosition pack(const Position& pos, int whiteScore,
+                                             double whiteResult);
+    // Why the record is damaged, or nothing: an unknown game, a piece kind its game lacks,
+    // more than 32 pieces, not one king each, a result above 2, stray bits in the unused
+    // piece nibbles.
+    [[nodiscard]] std::optional<std::string> damage() const;
+    // The position as a FEN of its game (no first-move rights; the count as stored), or
+    // nothing when the record is damaged.
+    [[nodiscard]] std::optional<std::string> fen() const;
+    [[nodiscard]] const Variant* game() const;
+    [[nodiscard]] Color side_to_move() const { return Color(flags & 1); }
+    [[nodiscard]] double white_result() const { return result / 2.0; }
+    // Calls f(piece, square) for each piece on the board.
+    template <typename F>
+    void for_each_piece(F&& f) const {
+        int i = 0;
+        for (uint64_t b = occupancy; b; b &= b - 1, ++i) {
+            const int nibble = (pieces[i / 2] >> (4 * (i % 2))) & 15;
+            f(Piece(((nibble >> 3) << PIECE_TYPE_BITS) | (nibble & 7)), Square(__builtin_ctzll(b)));
+        }
+    }
+};
+static_assert(sizeof(PackedPosition) == 32, "the record is 32 bytes on disk");
+
+} // namespace khun

@@ -1,0 +1,133 @@
+// `khun train`: fits the network of nnue_arch.h to training records (packed.h) and writes
+// the quantised net file (nnue.h). The trainer keeps a float model of exactly the
+// quantised net's shape, so what it learns is what the engine evaluates, up to rounding.
+#pragma once
+
+#include "khun/eval/nnue.h"
+#include "khun/tools/packed.h"
+#include "khun/rules/position.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace khun {
+namespace train {
+
+// The most pieces a position can have: a record stores at most 32 (packed.h).
+constexpr int MaxPieces = 32;
+// Quantisation bounds. The first layer sums the bias and one column per piece in int16,
+// so each first-layer weight and bias stays within 32767 / (MaxPieces + 1) = 992 (x QA):
+// no sum of 32 columns and the bias can overflow. The output weights stay within 127
+// (x QB), the bound the engine's 16-bit product clamp(x)*w needs (nnue.cpp).
+constexpr int FtQuantMax = 32767 / (MaxPieces + 1);
+constexpr int OutQuantMax = 127;
+constexpr float FtLimit = float(FtQuantMax) / nnue::QA;   // 3.89
+constexpr float OutLimit = float(OutQuantMax) / nnue::QB; // 1.98
+
+// The float model: the quantised net's arrays in float, one unit of the first layer being
+// QA there and one unit of an output weight QB. Its output, times OutputScale, is the
+// score in centipawns for the side to move.
+struct FloatNet {
+    std::vector<float> ftWeights = std::vector<float>(size_t(nnue::InputSize) * nnue::HiddenSize);
+    std::vector<float> ftBias = std::vector<float>(nnue::HiddenSize);
+    std::vector<float> outWeights = std::vector<float>(nnue::output_offset(nnue::OutputBuckets));
+    std::vector<float> outBias = std::vector<float>(nnue::OutputBuckets);
+
+    // Each layer's weights uniform in +-1/sqrt(its inputs), the biases 0: a first-layer sum
+    // of 30 pieces starts near +-0.1, and the untrained net scores near 0.
+    [[nodiscard]] static FloatNet random(uint64_t seed);
+    // The values a quantised net stands for (to continue training from a net file).
+    [[nodiscard]] static FloatNet from(const nnue::Network& net);
+
+    // Centipawns for the side to move, as the quantised net computes them but in float.
+    [[nodiscard]] float evaluate(const Position& pos) const;
+    [[nodiscard]] float evaluate(const PackedPosition& p) const;
+    // Rounded to the nearest quantised value, within the bounds above.
+    [[nodiscard]] nnue::Network quantise() const;
+    // The same, then the output layer's rounding chosen to fit this net's outputs on
+    // `sample` (valid records): each output weight moves a step up or down from the
+    // nearest where that lowers the squared error of the quantised output, and the
+    // output bias absorbs the mean error, bucket by bucket. An output weight's step, 1/QB,
+    // is coarse: its errors summed over 512 units would otherwise shift every score by
+    // several centipawns. A bucket with fewer than MinFitPositions in `sample` keeps the
+    // nearest rounding: fitted to a handful of positions, its weights would fit those and
+    // miss the rest by more than rounding does.
+    static constexpr size_t MinFitPositions = 1024;
+    [[nodiscard]] nnue::Network quantise(const std::vector<PackedPosition>& sample) const;
+    // Keeps every weight within the bounds above (what quantise() would clip).
+    void clip();
+};
+
+// The features of a position's pieces seen from each side (feature_index of nnue_arch.h);
+// returns how many pieces there are. `p` must be valid (PackedPosition::damage()).
+int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]);
+
+// Appends the records of `file` to `out`; on error (unreadable, a size that is not a
+// multiple of 32, a damaged record) returns why and appends nothing.
+[[nodiscard]] std::optional<std::string> load(const std::string& file,
+                                              std::vector<PackedPosition>& out);
+
+// The training target for the side to move: lambda * sigmoid(score / 400) + (1 - lambda) *
+// the game's result (0, 0.5, 1), both from the side to move's side.
+[[nodiscard]] float target(const PackedPosition& p, float lambda);
+
+struct Options {
+    int epochs = 15;
+    // Small batches and a brisk rate: the first net's batch 16384 at lr 0.001 took too few
+    // steps (the sweep is in docs/nnue.md, "Training").
+    int batch = 1024;
+    float lr = 0.005f; // the first step's; cosine decay to lr / 100 at the last
+    // The score's share of the target. The score alone by default: four in five makruk
+    // self-play positions come from drawn games, and blending their results in (0.7, 0.4)
+    // shrank the net's scores below the scale the search's margins are fitted to; those
+    // nets lost clearly to the net trained on scores alone (docs/nnue.md, "Nets").
+    float lambda = 1.0f;
+    float decay = 0.01f; // AdamW's decoupled weight decay (times lr), on weights, not biases
+    double val = 0.02;   // the share of the records held out for validation
+    int threads = 1;     // `khun train`'s default: every core
+    uint64_t seed = 1;
+};
+
+// The mean loss of `net` on `data`: (sigmoid(out) - target)^2, out the net's output
+// (the score / OutputScale).
+[[nodiscard]] double loss(const FloatNet& net, const std::vector<PackedPosition>& data,
+                          float lambda, int threads);
+
+// How the quantised net compares with the float one on `data`.
+struct QuantisedCheck {
+    double loss = 0;        // the quantised net's (its integer scores, as the engine's)
+    double meanAbsDiff = 0; // mean |float score - quantised score|, centipawns
+    double maxAbsDiff = 0;
+};
+[[nodiscard]] QuantisedCheck compare(const FloatNet& net, const nnue::Network& quantised,
+                                     const std::vector<PackedPosition>& data, float lambda);
+
+// Moves whole games, chosen at random with `seed`, out of `data` into the result (the
+// validation set) until it holds at least `share` of the records; the rest, in file
+// order, is the training set. A game is a run of records whose move number never goes
+// back, as datagen writes them.
+[[nodiscard]] std::vector<PackedPosition> hold_out(std::vector<PackedPosition>& data, double share,
+                                                   uint64_t seed);
+
+struct Summary {
+    double trainLoss = 0; // the last epoch's mean over its batches
+    double valLoss = 0;   // the float net's on the validation set (0 when it is empty)
+    double rate = 0;      // training positions per second over the whole run
+};
+
+// Trains `net` on `train` for `epochs` passes of AdamW in batches, reshuffled each epoch
+// (seeded), each batch split into `threads` fixed slices whose gradients are summed in a
+// fixed order: the same seed and thread count give the same net bit for bit. Writes a
+// progress line and a line per epoch (losses, learning rate, rate) to `log`.
+Summary fit(FloatNet& net, std::vector<PackedPosition> train,
+            const std::vector<PackedPosition>& validation, const Options& opt, std::ostream& log);
+
+// `khun train DATA [DATA...] [key value]...`: see main.cpp's help. Returns the exit code:
+// 0, 2 on bad arguments or data, 1 when the net cannot be written (with why on `log`).
+int train_main(const std::vector<std::string>& args, std::ostream& log);
+
+} // namespace train
+} // namespace khun

@@ -1,0 +1,88 @@
+#include "khun/eval/wdl.h"
+
+#include "khun/eval/evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace khun::wdl {
+
+namespace {
+
+// Bia units, indexed by PieceType; see the header.
+constexpr int MaterialValue[PIECE_TYPE_NB] = {0, 1, 3, 3, 2, 5, 8, 0};
+
+// a(x) and b(x), x = material / 64, coefficients of x^3, x^2, x, 1: fitted by
+// tools/wdl_fit.py (maximum likelihood over the W/D/L result of each position) to 52,150
+// quiet positions without a running count from 400 self-play games of this engine
+// (commit ba1e6d1's search and weights, 2026-11-22), made with
+//   for s in 1 2 3 4 5 6 7 8 9 10; do
+//     ./build/khun datagen games 40 nodes 1500 threads 1 seed $s out chunk$s.txt; done
+//   cat chunk*.txt > wdl-data.txt && tools/wdl_fit.py wdl-data.txt
+// (docs/wdl.md has the figures). The 13,285 positions under a count are the check on
+// CountHorizon below.
+constexpr double As[] = {-2270.1148, 5557.6001, -4434.3748, 1548.4558};
+constexpr double Bs[] = {83.5390, 169.1201, -238.3285, 230.0198};
+
+// The material range the data covered; the polynomials are not trusted outside it.
+constexpr int MaterialMin = 10, MaterialMax = 64;
+constexpr double Anchor = 64.0; // the start position's material: x = 1 there
+
+// A win fades toward the draw a running count will end in over the evaluation's horizon.
+constexpr int CountHorizon = eval::CountingHorizon;
+
+double poly(const double (&c)[4], double x) { return ((c[0] * x + c[1]) * x + c[2]) * x + c[3]; }
+
+// The chance, under the fitted logistic, that a side scored v wins.
+double win_rate(double v, const Params& p) { return 1.0 / (1.0 + std::exp((p.a - v) / p.b)); }
+
+} // namespace
+
+int material(const Position& pos) {
+    int m = 0;
+    for (PieceType pt = PAWN; pt < KING; ++pt) m += MaterialValue[pt] * pos.count(pt);
+    return m;
+}
+
+Params params(int material) {
+    const double x = std::clamp(material, MaterialMin, MaterialMax) / Anchor;
+    // b must stay positive for the model to grow with the score; the fit keeps it far
+    // above 1 over the clamped range, this only guards against a bad refit.
+    return {poly(As, x), std::max(poly(Bs, x), 1.0)};
+}
+
+WDL from_score(Value v, int material, int countPliesLeft) {
+    if (v >= VALUE_MATE_IN_MAX_PLY) return {1000, 0, 0};
+    if (v <= VALUE_MATED_IN_MAX_PLY) return {0, 0, 1000};
+
+    // Far beyond any score the data holds the logistic is already 0 or 1; the clamp
+    // keeps exp() finite.
+    const double s = std::clamp(double(v), -4000.0, 4000.0);
+    const Params p = params(material);
+    double w = win_rate(s, p), l = win_rate(-s, p);
+
+    // A count that is running draws the game when it ends: the fewer plies it leaves, the
+    // less any advantage short of a found mate is worth.
+    if (countPliesLeft != NoCount) {
+        const double f = std::clamp(countPliesLeft, 0, CountHorizon) / double(CountHorizon);
+        w *= f;
+        l *= f;
+    }
+
+    // Rounded on their own, so that from_score(-v) is from_score(v) with win and loss
+    // swapped; the draw takes what is left.
+    int win = int(std::lround(1000.0 * w)), loss = int(std::lround(1000.0 * l));
+    if (win + loss > 1000) { // only if a refit ever gave a < 0; cut both alike
+        const int cut = (win + loss - 1000 + 1) / 2;
+        win -= cut;
+        loss -= cut;
+    }
+    return {win, 1000 - win - loss, loss};
+}
+
+WDL from_position(const Position& pos, Value v) {
+    const int left = pos.count_limit() ? std::max(pos.count_limit() - pos.count_ply(), 0) : NoCount;
+    return from_score(v, material(pos), left);
+}
+
+} // namespace khun::wdl

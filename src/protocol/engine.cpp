@@ -1,0 +1,231 @@
+#include "khun/protocol/engine.h"
+
+#include "khun/rules/movegen.h"
+#include "khun/eval/tb.h"
+
+#include <algorithm>
+
+namespace khun {
+
+Engine::Engine()
+    : base(&default_variant()), active(default_variant()),
+      searcher(std::make_unique<search::Searcher>(tt)), network(nnue::embedded()),
+      netName(nnue::embedded_name()) {
+    Position::init();
+    add_options();
+    set_variant(*base);
+}
+
+// Every option with what a change of it does. The search's own options (Threads,
+// MultiPV, Move Overhead, the play levels) are read when a search starts.
+void Engine::add_options() {
+    using T = EngineOption::Type;
+    using Change = decltype(EngineOption::onChange);
+    auto add = [this](std::string name, T type, std::string def, long long min, long long max,
+                      std::vector<std::string> vars = {}, Change change = {}, bool hidden = false) {
+        opts.add({std::move(name), type, std::move(def), min, max, std::move(vars), "",
+                  std::move(change), hidden});
+    };
+    add("Threads", T::Spin, "1", 1, 512, {},
+        [this](const EngineOption&, const std::string&, OptionResult&) { finish(); });
+    add("Hash", T::Spin, "16", 1, 1 << 20, {},
+        [this](const EngineOption& o, const std::string&, OptionResult& r) {
+            finish();
+            if (!tt.resize(size_t(std::stoll(o.value))))
+                r.error = "cannot allocate " + o.value + " MB for the hash table; keeping " +
+                          std::to_string(tt.size_mb()) + " MB";
+        });
+    add("Clear Hash", T::Button, "", 0, 0, {},
+        [this](const EngineOption&, const std::string&, OptionResult&) {
+            finish();
+            tt.clear();
+        });
+    add("Ponder", T::Check, "false", 0, 0);
+    add("MultiPV", T::Spin, "1", 1, 500);
+    add("Move Overhead", T::Spin, "10", 0, 5000);
+    // Play levels (skill.h), with Fairy-Stockfish's names, ranges and defaults, which
+    // pychess.org sends: Skill Level (20 is full strength), or with UCI_LimitStrength on
+    // a level from UCI_Elo. UCI_AnalyseMode is accepted and changes nothing.
+    add("Skill Level", T::Spin, "20", -20, 20);
+    add("UCI_LimitStrength", T::Check, "false", 0, 0);
+    add("UCI_Elo", T::Spin, "1350", 500, 2850);
+    add("UCI_AnalyseMode", T::Check, "false", 0, 0);
+    // Accepted (Cute Chess sends it) but hidden: a GUI that sees it offers Khun for
+    // Fischer Random chess, which it cannot play.
+    add(
+        "UCI_Chess960", T::Check, "false", 0, 0, {},
+        [](const EngineOption& o, const std::string&, OptionResult& r) {
+            if (o.value == "true")
+                r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
+        },
+        true);
+    add("UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(),
+        [this](const EngineOption& o, const std::string&, OptionResult&) {
+            set_variant(*find_variant(o.value));
+        });
+    // Where the bare-king mate tables are cached; <default> is ~/.cache/khun (or
+    // $XDG_CACHE_HOME/khun), <empty> keeps them in memory only.
+    add("TablebasePath", T::String, "<default>", 0, 0, {},
+        [](const EngineOption& o, const std::string&, OptionResult&) {
+            if (o.value != "<default>") tb::set_cache_dir(o.value == "<empty>" ? "" : o.value);
+        });
+    // The seed's sutras (README "Sutras"): house rules of the games that have them, off
+    // by default. A sutra changes the game: it starts again from its start position.
+    auto sutra = [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
+        finish();
+        if (o.value != previous) apply_sutras();
+        if (o.value == "true" && !base->sutraHouseRules)
+            r.note =
+                "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
+    };
+    for (const char* name : {"SutKhun", "SutMet", "SutMa"})
+        add(name, T::Check, "false", 0, 0, {}, sutra);
+    // Fairy-Stockfish's name: `wdl W D L` (wdl.h's model) after each UCI info score; read
+    // when a search starts.
+    add("UCI_ShowWDL", T::Check, "false", 0, 0);
+    // The network (docs/nnue.md), Stockfish's names: the built-in net by its name, or a
+    // net file's path. A file that does not load is an error and the net in use stays.
+    // The hash table is cleared with a change: its entries hold the old net's scores.
+    add("EvalFile", T::String, nnue::embedded_name(), 0, 0, {},
+        [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
+            if (o.value == previous) return;
+            finish();
+            if (o.value == nnue::embedded_name() || o.value == "<default>") {
+                network = nnue::embedded();
+                netName = nnue::embedded_name();
+            } else {
+                nnue::Loaded l = nnue::load_file(o.value);
+                if (!l.net) {
+                    r.error = l.error + "; keeping " + netName;
+                    return;
+                }
+                network = std::move(l.net);
+                netName = std::move(l.name);
+            }
+            tt.clear();
+        });
+    add("Use NNUE", T::Check, "false", 0, 0, {},
+        [this](const EngineOption& o, const std::string& previous, OptionResult&) {
+            if (o.value != previous) new_game();
+        });
+}
+
+Engine::~Engine() {
+    finish();
+    if (tbLoader.joinable()) tbLoader.join();
+}
+
+// Near a bare-king ending, load (or build) the tables the search will meet, in the
+// background: the first build of a table takes about a second, which the clock must not
+// pay. The search probes only tables already in memory.
+void Engine::warm_tablebases() {
+    const Position& pos = game->pos;
+    if (pos.pieces(PAWN) || !pos.variant().bareKingTables || pos.pieces(AIWOK)) return;
+    std::vector<std::string> wanted;
+    static const char Letters[] = " PNSMRAK";
+    for (Color strong : {WHITE, BLACK}) {
+        const int n = pos.count(strong) - 1;
+        if (n < 1 || n > 2 || pos.count(~strong) > 3) continue;
+        std::string m = "K";
+        for (Bitboard b = pos.pieces(strong) & ~pos.pieces(KING); b;)
+            m += Letters[type_of(pos.piece_on(pop_lsb(b)))];
+        wanted.push_back(m + "K");
+    }
+    if (wanted.empty() || loadingTables) return;
+    if (tbLoader.joinable()) tbLoader.join();
+    loadingTables = true;
+    tbLoader = std::thread([this, wanted] {
+        for (const std::string& m : wanted) tb::load(m);
+        loadingTables = false;
+    });
+}
+
+void Engine::set_variant(const Variant& v) {
+    finish();
+    base = &v;
+    apply_sutras();
+}
+
+// Rebuilds the active game from the chosen variant and the sutra options, and starts
+// it from its start position (the positions of the old game point at `active`).
+void Engine::apply_sutras() {
+    game.reset();
+    active = with_sutras(*base, option("SutKhun") == "true", option("SutMet") == "true",
+                         option("SutMa") == "true");
+    std::string err;
+    game = Game::make(active.startFen, {}, active, err);
+}
+
+void Engine::play(Move m) {
+    finish();
+    game->play(m);
+}
+
+bool Engine::undo() {
+    finish();
+    return game->undo();
+}
+
+std::optional<std::string> Engine::set_position(const std::string& fen,
+                                                const std::vector<std::string>& moves) {
+    // The search reads the game's state chain: never replace it under a running search.
+    finish();
+    std::string err;
+    auto g = Game::make(fen.empty() ? active.startFen : fen, moves, active, err);
+    if (!g) return err;
+    game = std::move(g);
+    return std::nullopt;
+}
+
+void Engine::go(search::Limits limits, search::Listener listener) {
+    finish();
+    search::Options so;
+    so.threads = std::stoi(option("Threads"));
+    so.multiPV = std::stoi(option("MultiPV"));
+    so.moveOverhead = std::stoi(option("Move Overhead"));
+    so.skillLevel = std::stoi(option("Skill Level"));
+    so.limitStrength = option("UCI_LimitStrength") == "true";
+    so.elo = std::stoi(option("UCI_Elo"));
+    if (net()) so.network = network;
+    warm_tablebases();
+    searcher->start(game->pos, limits, so, std::move(listener));
+}
+
+void Engine::stop() { searcher->stop(); }
+void Engine::ponderhit() { searcher->ponderhit(); }
+void Engine::wait() { searcher->wait(); }
+
+void Engine::new_game() {
+    finish();
+    tt.clear();
+    searcher->clear();
+}
+
+Engine::Thought Engine::think(search::Limits limits) {
+    Thought t{Move::none(), VALUE_ZERO, 0};
+    search::Listener l;
+    l.info = [&t](const search::Info& i) {
+        if (i.multipv == 1 && i.bound == BOUND_EXACT) t.score = i.score, t.depth = i.depth;
+    };
+    l.bestmove = [&t](Move best, Move) { t.best = best; };
+    limits.start = now();
+    go(limits, l);
+    wait();
+    return t;
+}
+
+uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listener listener) {
+    if (auto err = set_position(fen, {})) return 0;
+    search::Limits limits;
+    limits.depth = depth;
+    // Bench is the build's signature: the tables must be in memory before the search
+    // starts, not arrive part-way through it.
+    warm_tablebases();
+    if (tbLoader.joinable()) tbLoader.join();
+    limits.start = now();
+    go(limits, std::move(listener));
+    wait();
+    return searcher->nodes();
+}
+
+} // namespace khun

@@ -1,0 +1,131 @@
+#include "khun/protocol/usi.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+namespace khun {
+
+namespace {
+
+// File a..h <-> '8'..'1', rank 1..8 <-> 'h'..'a' (Fairy-Stockfish's USI squares).
+bool is_usi_square(const std::string& s, size_t i) {
+    return i + 1 < s.size() && s[i] >= '1' && s[i] <= '8' && s[i + 1] >= 'a' && s[i + 1] <= 'h';
+}
+bool is_uci_square(const std::string& s, size_t i) {
+    return i + 1 < s.size() && s[i] >= 'a' && s[i] <= 'h' && s[i + 1] >= '1' && s[i + 1] <= '8';
+}
+
+std::string usi_score(Value v) {
+    // USI gives mate distances in plies.
+    if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY)
+        return "mate " + std::to_string(v > 0 ? VALUE_MATE - v : -(VALUE_MATE + v));
+    return "cp " + std::to_string(v);
+}
+
+} // namespace
+
+std::string usi_to_uci(const std::string& m) {
+    if (m.size() < 4 || m.size() > 5 || !is_usi_square(m, 0) || !is_usi_square(m, 2)) return m;
+    std::string r = m;
+    for (size_t i : {size_t(0), size_t(2)}) {
+        r[i] = char('a' + ('8' - m[i]));
+        r[i + 1] = char('1' + ('h' - m[i + 1]));
+    }
+    return r;
+}
+
+std::string uci_to_usi(const std::string& m) {
+    if (m.size() < 4 || m.size() > 5 || !is_uci_square(m, 0) || !is_uci_square(m, 2)) return m;
+    std::string r = m;
+    for (size_t i : {size_t(0), size_t(2)}) {
+        r[i] = char('8' - (m[i] - 'a'));
+        r[i + 1] = char('h' - (m[i + 1] - '1'));
+    }
+    return r;
+}
+
+std::string usi_option_name(const std::string& name) {
+    std::string n = name;
+    if (n == "Hash" || n == "Ponder" || n == "MultiPV")
+        n = "USI_" + n;
+    else if (n.compare(0, 4, "UCI_") == 0)
+        n = "USI_" + n.substr(4);
+    std::replace(n.begin(), n.end(), ' ', '_');
+    return n;
+}
+
+std::string to_sfen(const Position& pos) {
+    const std::string fen = pos.fen();
+    return fen.substr(0, fen.find(' ')) + (pos.side_to_move() == WHITE ? " b - " : " w - ") +
+           std::to_string(pos.game_ply() + 1);
+}
+
+std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& error) {
+    std::istringstream is(sfen);
+    std::string board, side, hand = "-", ply = "1", extra;
+    if (!(is >> board >> side)) {
+        error = "an SFEN needs at least a board and a side to move";
+        return std::nullopt;
+    }
+    is >> hand >> ply;
+    if (is >> extra) {
+        error = "an SFEN has at most 4 fields";
+        return std::nullopt;
+    }
+    // The side that moves first is "b" (sente) in USI: our White.
+    if (side != "b" && side != "w") {
+        error = "SFEN side to move must be 'b' or 'w', not '" + side + "'";
+        return std::nullopt;
+    }
+    if (hand != "-") {
+        error = "the Makruk family has no pieces in hand, the SFEN hand must be '-'";
+        return std::nullopt;
+    }
+    auto n = protocol::number(ply, 0, 100000);
+    if (!n || *n < 1) {
+        error = "SFEN move count must be a number from 1, not '" + ply + "'";
+        return std::nullopt;
+    }
+    const bool white = side == "b";
+    // The SFEN counts plies from 1; a FEN counts White's moves from 1.
+    const long long fullmove = 1 + std::max<long long>(*n - 1 - (white ? 0 : 1), 0) / 2;
+    return board + (white ? " w" : " b") + " - - 0 " + std::to_string(fullmove);
+}
+
+namespace protocol {
+
+// UCI's commands with shogi squares, mates in plies, USI_ option names, "b" (sente,
+// who moves first) for White's clock, SFEN positions, and no tbhits.
+const Notation UsiNotation = [] {
+    Notation n{};
+    n.hello = "usi";
+    n.ok = "usiok";
+    n.newGame = "usinewgame";
+    n.afterId = "\n";
+    n.move_out = uci_to_usi;
+    n.move_in = usi_to_uci;
+    n.score = usi_score;
+    n.option_name = usi_option_name;
+    n.whiteLetter = 'b';
+    n.noMove = "resign";
+    n.tbhits = false;
+    n.searchmoves = false;
+    n.byoyomi = true;
+    n.sfen_to_fen = sfen_to_fen;
+    return n;
+}();
+
+} // namespace protocol
+
+bool Usi::dialect_command(const std::string& token, std::istringstream&) {
+    if (token != "gameover") return false;
+    engine.stop();
+    return true;
+}
+
+std::string Usi::board() const {
+    return engine.position().pretty() + "Sfen: " + to_sfen(engine.position());
+}
+
+} // namespace khun

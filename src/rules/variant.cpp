@@ -1,0 +1,168 @@
+#include "khun/rules/variant.h"
+
+#include <cctype>
+
+namespace khun {
+
+namespace {
+
+const char* const MakrukBoard = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR";
+
+// The Betza lines Fairy-Stockfish gives XBoard for a makruk-like game it does not know:
+// the common pieces, then `queen` (the met or ai-wok) and the king.
+std::vector<std::string> cecp_pieces(const std::string& queen, const std::string& king) {
+    return {"piece P& fmWfcF", "piece N& N", "piece R& R", "piece S& FfW", queen, king};
+}
+
+// Index = PieceType: none, pawn, knight, khon, met, rook, ai-wok, king.
+Variant make_makruk() {
+    Variant v;
+    v.name = "makruk";
+    v.otherNames = {"thai", "thaichess"};
+    v.startBoard = MakrukBoard;
+    v.pieceChars = " PNSMR*K";
+    v.sutraHouseRules = true;
+    v.bareKingTables = true;
+    v.nnue = true;
+    return v;
+}
+
+// The games below start from makruk and say what differs.
+Variant like_makruk(const char* name) {
+    Variant v = make_makruk();
+    v.name = name;
+    v.otherNames.clear();
+    v.sutraHouseRules = false;
+    v.bareKingTables = false;
+    v.nnue = false;
+    v.cecpSetup = "PN.R.M....SKpn.r.m....sk";
+    v.cecpPieces = cecp_pieces("piece M& F", "piece K& K");
+    return v;
+}
+
+Variant make_cambodian() {
+    Variant v = like_makruk("cambodian");
+    v.otherNames = {"ouk", "oukchatrang", "oukchaktrang"};
+    v.startRights = "DEde";
+    v.cambodianMoves = true;
+    v.counting = CountingRule::Cambodian;
+    v.cecpPieces = cecp_pieces("piece M& FifD", "piece K& KismN");
+    return v;
+}
+
+Variant make_makpong() {
+    Variant v = like_makruk("makpong");
+    v.makpong = true;
+    return v;
+}
+
+Variant make_karouk() {
+    Variant v = make_cambodian();
+    v.name = "karouk";
+    v.otherNames.clear();
+    v.firstCheckWins = true;
+    return v;
+}
+
+Variant make_aiwok() {
+    Variant v = like_makruk("ai-wok");
+    v.startBoard = "rnsaksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKASNR";
+    v.pieceChars = " PNS*RAK";
+    v.promotedTo = AIWOK;
+    v.cecpSetup = "PN.R...A..SKpn.r...a..sk";
+    v.cecpPieces = cecp_pieces("piece A& RNF", "piece K& K");
+    return v;
+}
+
+// ASEAN chess: chess letters (khon = B, met = Q), the king on e1, promotion on the last
+// rank with a choice, its own counting, and the fifty-move rule (Fairy-Stockfish keeps
+// its chess default there). XBoard knows it by name.
+Variant make_asean() {
+    Variant v = like_makruk("asean");
+    v.otherNames = {"aseanchess"};
+    v.startBoard = "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR";
+    v.pieceChars = " PNBQR*K";
+    v.promotionRank = RANK_8;
+    v.promotionChoice = true;
+    v.counting = CountingRule::Asean;
+    v.moveRule = 50;
+    v.cecpSetup.clear();
+    v.cecpPieces.clear();
+    return v;
+}
+
+Variant finished(Variant v) {
+    v.startFen = v.start_fen();
+    return v;
+}
+
+const Variant Makruk = finished(make_makruk());
+const Variant Cambodian = finished(make_cambodian());
+const Variant Makpong = finished(make_makpong());
+const Variant Karouk = finished(make_karouk());
+const Variant AiWok = finished(make_aiwok());
+const Variant Asean = finished(make_asean());
+
+const Variant* const All[] = {&Makruk, &Cambodian, &Makpong, &Karouk, &AiWok, &Asean};
+
+} // namespace
+
+std::string Variant::start_fen() const { return startBoard + " w " + startRights + " - 0 1"; }
+
+const Variant* find_variant(const std::string& name) {
+    for (const Variant* v : All)
+        if (v->name == name) return v;
+    return nullptr;
+}
+
+const Variant* find_variant_named(const std::string& text) {
+    auto squeeze = [](const std::string& s) {
+        std::string out;
+        for (char c : s)
+            if (std::isalnum(static_cast<unsigned char>(c)))
+                out += char(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string n = squeeze(text);
+    for (const Variant* v : All) {
+        if (squeeze(v->name) == n) return v;
+        for (const std::string& other : v->otherNames)
+            if (other == n) return v;
+    }
+    return nullptr;
+}
+
+const Variant& default_variant() { return Makruk; }
+
+std::vector<std::string> variant_names() {
+    std::vector<std::string> names;
+    for (const Variant* v : All) names.push_back(v->name);
+    return names;
+}
+
+// White: knights b1 g1, king d1, met e1; Black: knights b8 g8, met d8, king e8.
+std::string sutra_rights(bool khun, bool met, bool ma) {
+    std::string s;
+    if (ma) s += 'B';
+    if (khun) s += 'D';
+    if (met) s += 'E';
+    if (ma) s += 'G';
+    if (ma) s += 'b';
+    if (met) s += 'd';
+    if (khun) s += 'e';
+    if (ma) s += 'g';
+    return s.empty() ? "-" : s;
+}
+
+Variant with_sutras(const Variant& base, bool khun, bool met, bool ma) {
+    Variant v = base;
+    if (!base.sutraHouseRules) return v;
+    v.sutKhun = khun;
+    v.sutMet = met;
+    v.sutMa = ma;
+    v.startRights = sutra_rights(khun, met, ma);
+    v.startFen = v.start_fen();
+    return v;
+}
+
+} // namespace khun

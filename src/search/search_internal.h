@@ -1,0 +1,132 @@
+// What the search's two translation units share: the search stack, small helpers and the
+// Worker, one search thread. search.cpp holds the node search (iterative deepening, search,
+// quiescence); searcher.cpp the orchestration (threads, stop and ponder, the result and
+// the reports). Not a public header: only the search layer includes it.
+#pragma once
+
+#include "khun/rules/movegen.h"
+#include "khun/search/search.h"
+#include "khun/search/search_params.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+
+namespace khun {
+namespace search {
+
+using namespace params;
+
+struct Stack {
+    Move* pv;
+    PieceToHistory* contHist;
+    int ply;
+    Move currentMove;
+    Piece movedPiece;
+    Move excluded;
+    Move killers[2];
+    Value staticEval;
+    int moveCount;
+    bool inCheck;
+};
+
+constexpr int StackOffset = 4;
+
+[[nodiscard]] inline Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
+
+[[nodiscard]] inline bool is_mate_score(Value v) {
+    return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
+}
+
+// This node's PV: its best move followed by the child's PV.
+inline void update_pv(Move* pv, Move m, const Move* childPv) {
+    *pv++ = m;
+    for (; childPv && *childPv; ++childPv) *pv++ = *childPv;
+    *pv = Move::none();
+}
+
+[[nodiscard]] inline int pawn_index(const Position& pos) {
+    return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
+}
+
+[[nodiscard]] inline int stat_bonus(int depth) {
+    return std::min(StatBonusQuad * depth * depth + StatBonusLinear * depth, StatBonusMax);
+}
+
+// One search thread. Its root position is a copy whose state chain continues the game's.
+class Worker {
+  public:
+    Worker(Searcher& s, int id) : searcher(s), id(id) { history.clear(); }
+
+    void setup(const Position& root) {
+        pos.copy_from(root, &rootState);
+        net = searcher.options.network.get();
+        nodes = 0;
+        tbHits = 0;
+        completedDepth = 0;
+        lastReported = Move::none();
+        selDepth = 0;
+        rootMoves.clear();
+        for (Move m : MoveList(pos))
+            if (searcher.limits.searchmoves.empty() ||
+                std::find(searcher.limits.searchmoves.begin(), searcher.limits.searchmoves.end(),
+                          m) != searcher.limits.searchmoves.end())
+                rootMoves.emplace_back(m);
+    }
+    void iterative_deepening();
+
+    Searcher& searcher;
+    const int id;
+    Position pos;
+    StateInfo rootState;
+    const nnue::Network* net = nullptr; // the net this search evaluates with, or none
+    History history;
+    std::vector<RootMove> rootMoves;
+    std::atomic<uint64_t> nodes{0};
+    std::atomic<uint64_t> tbHits{0};
+    int completedDepth = 0;
+    int selDepth = 0;
+    int pvIdx = 0;
+    int rootDepth = 0;
+    Move lastReported = Move::none();
+    void report(int depth, Value alpha, Value beta);
+
+  private:
+    template <bool PvNode>
+    Value search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode);
+    template <bool PvNode>
+    Value qsearch(Stack* ss, Value alpha, Value beta, int depth = 0);
+    // What search and quiescence do first at every node; see enter_node.
+    struct NodeEntry {
+        Key key;
+        TTData tte;
+        bool ttHit;
+        Value ttValue; // from the node's point of view, VALUE_NONE without one
+    };
+    template <bool PvNode, bool Qs>
+    [[nodiscard]] Value enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e);
+    void check_time();
+    [[nodiscard]] bool main() const { return id == 0; }
+    // Plays m in the search: fetches the child's TT entry early and counts the node (only
+    // this thread writes its count: a plain store, not a locked add).
+    void make_move(Move m, StateInfo& st) {
+        pos.do_move(m, st);
+        searcher.tt.prefetch(pos.search_key());
+        nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+    // The static evaluation moved by what the correction history learned. Not without
+    // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
+    // pawnless position would share one entry.
+    [[nodiscard]] Value corrected(Value v, Color us) const {
+        if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
+        const int cv = history.correction[us][pawn_index(pos)];
+        return std::clamp(v + cv * std::abs(cv) / CorrectionScale, VALUE_MATED_IN_MAX_PLY + 1,
+                          VALUE_MATE_IN_MAX_PLY - 1);
+    }
+
+    StateInfo states[MAX_PLY + 10];
+    int callsCnt = 0;
+};
+
+} // namespace search
+} // namespace khun

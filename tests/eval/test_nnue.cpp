@@ -1,0 +1,268 @@
+// The network in the engine (nnue.h): the accumulators a position gets move by move
+// equal the ones computed from scratch, in every game of the family and through null
+// moves and take-backs; the net file round-trips and is named by its hash; a damaged or
+// foreign net file is an `info string` error and the net in use stays; the training
+// record (packed.h) keeps a position whole.
+#include "engine_session.h"
+
+#include "khun/eval/evaluate.h"
+#include "khun/rules/movegen.h"
+#include "khun/eval/nnue.h"
+#include "khun/tools/packed.h"
+
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <random>
+
+using namespace enginetest;
+using namespace khun;
+
+namespace {
+
+// A net with random weights, small enough that no sum overflows, large enough that every
+// piece moves every sum.
+std::unique_ptr<nnue::Network> random_net(uint64_t seed) {
+    auto net = std::make_unique<nnue::Network>();
+    std::mt19937_64 rng(seed);
+    auto draw = [&](int lo, int hi) { return int16_t(lo + int(rng() % uint64_t(hi - lo + 1))); };
+    for (int16_t& w : net->ftWeights) w = draw(-40, 40);
+    for (int16_t& w : net->ftBias) w = draw(-100, 200);
+    for (int16_t& w : net->outWeights) w = draw(-127, 127);
+    for (int32_t& b : net->outBias) b = int32_t(rng() % 20000) - 10000;
+    return net;
+}
+
+bool same_sums(const nnue::Accumulator& a, const nnue::Accumulator& b) {
+    for (Color c : {WHITE, BLACK})
+        for (int i = 0; i < nnue::HiddenSize; ++i)
+            if (a.values[c][i] != b.values[c][i]) return false;
+    return true;
+}
+
+// The position with the board turned half a turn and the colours swapped.
+std::string turned_fen(const Position& pos) {
+    Piece board[SQUARE_NB] = {};
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square s = pop_lsb(b);
+        const Piece pc = pos.piece_on(s);
+        board[int(s) ^ 63] = make_piece(~color_of(pc), type_of(pc));
+    }
+    return board_fen(board, pos.variant()) + (pos.side_to_move() == WHITE ? " b" : " w") +
+           " - - 0 1";
+}
+
+std::string temp_file(const std::string& name, const std::string& bytes) {
+    const std::string path = "/tmp/khun-test-" + std::to_string(::getpid()) + "-" + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+} // namespace
+
+TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "[nnue]") {
+    testutil::init();
+    const auto net = random_net(1);
+    std::mt19937_64 rng(2024);
+    for (const std::string& name : variant_names()) {
+        INFO("game " << name);
+        const Variant& v = *find_variant(name);
+        for (int game = 0; game < 20; ++game) {
+            std::deque<StateInfo> states(1);
+            Position pos;
+            REQUIRE(!pos.set(v.startFen, v, &states.back()));
+            std::vector<Move> played;
+            int checked = 0;
+            for (int ply = 0; ply < 120; ++ply) {
+                // Evaluate only some positions, so that updates span several moves.
+                if (rng() % 3 == 0) {
+                    const nnue::Accumulator& inc = nnue::accumulator(pos, *net);
+                    nnue::Accumulator full;
+                    nnue::refresh(pos, *net, full);
+                    INFO("after " << played.size() << " moves: " << pos.fen());
+                    REQUIRE(same_sums(inc, full));
+                    ++checked;
+                }
+                MoveList moves(pos);
+                if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
+                const int r = int(rng() % 10);
+                if (r == 0 && !played.empty()) { // take a move back
+                    pos.undo_move(played.back());
+                    played.pop_back();
+                    states.pop_back();
+                    continue;
+                }
+                states.emplace_back();
+                if (r == 1 && !pos.in_check()) { // a null move and back
+                    pos.do_null_move(states.back());
+                    const nnue::Accumulator& inc = nnue::accumulator(pos, *net);
+                    nnue::Accumulator full;
+                    nnue::refresh(pos, *net, full);
+                    REQUIRE(same_sums(inc, full));
+                    pos.undo_null_move();
+                    states.pop_back();
+                    continue;
+                }
+                const Move m = *(moves.begin() + rng() % moves.size());
+                pos.do_move(m, states.back());
+                played.push_back(m);
+            }
+            CHECK(checked > 0);
+        }
+    }
+}
+
+TEST_CASE("nnue: a copied position evaluates as its original", "[nnue]") {
+    testutil::init();
+    const auto net = random_net(3);
+    StateInfo a, b;
+    Position pos, copy;
+    REQUIRE(!pos.set("r1sm1snr/4k3/p1pppp1p/1p4p1/3P4/PPP1PPPP/4K3/RNSM1SNR w - - 0 8",
+                     default_variant(), &a));
+    const int before = nnue::evaluate(pos, *net);
+    copy.copy_from(pos, &b);
+    CHECK(nnue::evaluate(copy, *net) == before);
+    // The net sees the board from each side's own end: the same position with the
+    // colours swapped and the board turned scores the same for the side to move.
+    StateInfo c;
+    Position turned;
+    REQUIRE(!turned.set(turned_fen(pos), default_variant(), &c));
+    CHECK(turned.side_to_move() == BLACK);
+    CHECK(nnue::evaluate(turned, *net) == before);
+}
+
+TEST_CASE("nnue: the output bucket follows the number of pieces", "[nnue]") {
+    testutil::init();
+    CHECK(nnue::output_bucket(32) == nnue::OutputBuckets - 1);
+    CHECK(nnue::output_bucket(2) == 0);
+    CHECK(nnue::output_bucket(6) == 1);
+    CHECK(nnue::output_bucket(5) == 0);
+    // Changing one bucket's output layer changes the scores of the positions with that
+    // many pieces and of no others.
+    auto net = random_net(7);
+    const std::string full = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"; // 32
+    const std::string fewer = "4k3/8/3p4/8/8/3P4/8/R3K3 w - - 0 1";                   // 5
+    const auto score = [&](const std::string& fen) {
+        StateInfo st;
+        Position pos;
+        REQUIRE(!pos.set(fen, default_variant(), &st));
+        return nnue::evaluate(pos, *net);
+    };
+    const int fullBefore = score(full), fewerBefore = score(fewer);
+    net->outBias[nnue::OutputBuckets - 1] += 100 * nnue::QA * nnue::QB / nnue::OutputScale;
+    CHECK(score(full) == fullBefore + 100);
+    CHECK(score(fewer) == fewerBefore);
+    net->outBias[0] -= 50 * nnue::QA * nnue::QB / nnue::OutputScale;
+    CHECK(score(fewer) == fewerBefore - 50);
+}
+
+TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]") {
+    CHECK(nnue::sha256_hex("abc") ==
+          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(nnue::sha256_hex("") ==
+          "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    const auto net = random_net(5);
+    const std::string bytes = nnue::serialise(*net);
+    CHECK(nnue::net_name(bytes) == "nn-" + nnue::sha256_hex(bytes).substr(0, 12) + ".nnue");
+    auto back = std::make_unique<nnue::Network>();
+    REQUIRE(!nnue::parse(bytes, *back));
+    CHECK(nnue::serialise(*back) == bytes);
+    // Damaged copies are refused, and the target keeps what it held.
+    const std::string before = nnue::serialise(*back);
+    CHECK(nnue::parse(bytes.substr(0, bytes.size() - 1), *back));
+    CHECK(nnue::parse(bytes + "x", *back));
+    CHECK(nnue::parse("KHUNNNUE", *back));
+    std::string wrongSize = bytes;
+    wrongSize[8 + 8] = char(0x7F); // hidden size
+    CHECK(nnue::parse(wrongSize, *back));
+    std::string badWeight = bytes;
+    // An output weight of 0x7FFF: outside what the 16-bit product allows. The output
+    // weights (int16) and biases (int32) end the file.
+    const size_t out =
+        bytes.size() - 4 * nnue::OutputBuckets - 2 * nnue::output_offset(nnue::OutputBuckets);
+    badWeight[out] = char(0xFF), badWeight[out + 1] = char(0x7F);
+    CHECK(nnue::parse(badWeight, *back));
+    CHECK(nnue::serialise(*back) == before);
+    // The built-in net is one this build reads.
+    REQUIRE(nnue::embedded());
+    CHECK(nnue::embedded_name().rfind("nn-", 0) == 0);
+}
+
+TEST_CASE("nnue: EvalFile loads a net; a damaged one is an error and the net stays",
+          "[nnue][engine]") {
+    const auto net = random_net(7);
+    const std::string bytes = nnue::serialise(*net);
+    const std::string good = temp_file(nnue::net_name(bytes), bytes);
+    const std::string cut = temp_file("cut.nnue", bytes.substr(0, bytes.size() / 2));
+    const std::string foreign = temp_file("foreign.nnue", std::string(1000, 'x'));
+
+    EngineSession e;
+    ENGINE_REQUIRE(e, e.reply("uci"));
+    auto eval = [&]() {
+        e.send("eval");
+        auto at = e.expect_prefix("Final evaluation");
+        return at ? e.texts(*at, *at + 1)[0] : std::string("(none)");
+    };
+    ENGINE_REQUIRE(e, e.reply("setoption name Use NNUE value true"));
+    const std::string builtin = eval();
+    auto r = e.reply("setoption name EvalFile value " + good);
+    ENGINE_REQUIRE(e, r);
+    ENGINE_CHECK(e, r->empty());
+    const std::string loaded = eval();
+    ENGINE_CHECK(e, loaded != builtin); // a random net does not score as the built-in one
+    for (const std::string& bad : {cut, foreign, std::string("/nonexistent/net.nnue")}) {
+        INFO(bad);
+        auto err = e.reply("setoption name EvalFile value " + bad);
+        ENGINE_REQUIRE(e, err);
+        ENGINE_REQUIRE(e, err->size() == 1);
+        ENGINE_CHECK(e, starts_with((*err)[0], "info string error"));
+        ENGINE_CHECK(e, (*err)[0].find(nnue::net_name(bytes)) != std::string::npos);
+        ENGINE_CHECK(e, eval() == loaded); // the loaded net is still the one in use
+    }
+    e.send("go depth 4");
+    ENGINE_CHECK(e, e.expect_prefix("bestmove"));
+    // Back to the built-in net by its name.
+    ENGINE_REQUIRE(e, e.reply("setoption name EvalFile value " + nnue::embedded_name()));
+    ENGINE_CHECK(e, eval() == builtin);
+    for (const std::string& f : {good, cut, foreign}) std::remove(f.c_str());
+}
+
+TEST_CASE("packed: a training record keeps the position, score and result", "[nnue]") {
+    testutil::init();
+    std::mt19937_64 rng(11);
+    for (const std::string& name : variant_names()) {
+        INFO("game " << name);
+        const Variant& v = *find_variant(name);
+        std::deque<StateInfo> states(1);
+        Position pos;
+        REQUIRE(!pos.set(v.startFen, v, &states.back()));
+        for (int ply = 0; ply < 60; ++ply) {
+            MoveList moves(pos);
+            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
+            states.emplace_back();
+            pos.do_move(*(moves.begin() + rng() % moves.size()), states.back());
+            const int score = int(rng() % 2001) - 1000;
+            const PackedPosition p = PackedPosition::pack(pos, score, ply % 3 / 2.0);
+            CHECK(p.score == score);
+            CHECK(p.white_result() == ply % 3 / 2.0);
+            REQUIRE(p.game() == find_variant(name));
+            const auto fen = p.fen();
+            REQUIRE(fen);
+            StateInfo si;
+            Position back;
+            INFO(*fen);
+            REQUIRE(!back.set(*fen, v, &si));
+            CHECK(back.pieces() == pos.pieces());
+            CHECK(back.side_to_move() == pos.side_to_move());
+            for (Bitboard b = pos.pieces(); b;) {
+                const Square s = pop_lsb(b);
+                CHECK(back.piece_on(s) == pos.piece_on(s));
+            }
+            CHECK(back.count_limit() == pos.count_limit());
+        }
+    }
+    PackedPosition damaged{};
+    damaged.variant = 200;
+    CHECK(!damaged.fen());
+}

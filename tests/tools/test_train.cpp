@@ -1,0 +1,334 @@
+// The NNUE trainer: the quantised net scores as its float model, training fits a simple
+// target and repeats bit for bit, damaged data is refused.
+#include "helpers.h"
+
+#include "khun/eval/nnue.h"
+#include "khun/tools/packed.h"
+#include "khun/rules/prng.h"
+#include "khun/tools/train.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace khun;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Material from White's side, in centipawns: the synthetic data's score, a target any
+// net of this shape can fit.
+int material(const Position& pos) {
+    static const int value[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
+    int sum = 0;
+    for (Bitboard b = pos.pieces(); b;) {
+        const Piece pc = pos.piece_on(pop_lsb(b));
+        sum += color_of(pc) == WHITE ? value[type_of(pc)] : -value[type_of(pc)];
+    }
+    return sum;
+}
+
+// Calls f(pos) for the positions of random games from the start, `count` in all, each
+// game at most `plies` long.
+template <typename F>
+void random_positions(int count, uint64_t seed, F&& f, size_t plies = 199) {
+    testutil::init();
+    Prng rng(seed);
+    std::vector<StateInfo> states(plies + 1);
+    Position pos;
+    for (int done = 0; done < count;) {
+        REQUIRE(!pos.set(testutil::StartFen, testutil::makruk(), &states[0]));
+        for (size_t ply = 1; ply < states.size() && done < count; ++ply) {
+            const MoveList moves(pos);
+            if (moves.size() == 0) break;
+            pos.do_move(*(moves.begin() + rng.next() % moves.size()), states[ply]);
+            f(pos);
+            ++done;
+        }
+    }
+}
+
+// Records scored by material, the result its sign.
+std::vector<PackedPosition> material_data(int count, uint64_t seed, size_t plies = 199) {
+    std::vector<PackedPosition> data;
+    random_positions(
+        count, seed,
+        [&](const Position& pos) {
+            const int m = material(pos);
+            data.push_back(PackedPosition::pack(pos, m, m > 150 ? 1.0 : m < -150 ? 0.0 : 0.5));
+        },
+        plies);
+    return data;
+}
+
+train::Options small_options() {
+    train::Options opt;
+    opt.epochs = 8;
+    opt.batch = 256;
+    opt.lr = 0.005f;
+    opt.threads = 2;
+    opt.seed = 7;
+    return opt;
+}
+
+// A net trained briefly on material (weights of the size training gives them), and the
+// records it was trained on.
+struct Trained {
+    std::vector<PackedPosition> data;
+    train::FloatNet net;
+};
+const Trained& trained() {
+    static const Trained t = [] {
+        Trained r;
+        r.data = material_data(3000, 11);
+        const auto val = train::hold_out(r.data, 0.1, 3);
+        r.net = train::FloatNet::random(5);
+        std::ostringstream log;
+        (void)train::fit(r.net, r.data, val, small_options(), log);
+        return r;
+    }();
+    return t;
+}
+
+// A fresh directory for the test's files, removed at the end.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::string p = (fs::temp_directory_path() / "khun-train-XXXXXX").string();
+        REQUIRE(mkdtemp(p.data()));
+        path = p;
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+    std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+void write(const std::string& file, const void* data, size_t size) {
+    std::ofstream out(file, std::ios::binary);
+    out.write(static_cast<const char*>(data), std::streamsize(size));
+    REQUIRE(out.good());
+}
+
+void write(const std::string& file, const std::vector<PackedPosition>& data) {
+    write(file, data.data(), data.size() * sizeof(PackedPosition));
+}
+
+std::string read(const std::string& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+} // namespace
+
+TEST_CASE("the quantised net scores as its float model", "[train]") {
+    const train::FloatNet& net = trained().net;
+    auto nearest = std::make_unique<nnue::Network>();
+    *nearest = net.quantise();
+    auto fitted = std::make_unique<nnue::Network>();
+    *fitted = net.quantise(trained().data);
+    // Through the file, as the engine would load it.
+    auto loaded = std::make_unique<nnue::Network>();
+    REQUIRE(!nnue::parse(nnue::serialise(*fitted), *loaded));
+    const train::FloatNet dequantised = train::FloatNet::from(*loaded);
+
+    struct Diff {
+        double sum = 0, max = 0;
+        void add(double d) { sum += std::abs(d), max = std::max(max, std::abs(d)); }
+    } diffNearest, diffFitted;
+    double sumAbs = 0;
+    int n = 0;
+    random_positions(2000, 99, [&](const Position& pos) {
+        const int cp = nnue::evaluate(pos, *loaded);
+        // The same weights in float: the integer net only truncates its last division
+        // (< 1 cp) and sum / QA (< 0.03 cp).
+        INFO(pos.fen());
+        REQUIRE(std::abs(dequantised.evaluate(pos) - cp) < 1.05);
+        const float exact = net.evaluate(pos);
+        diffFitted.add(exact - cp);
+        diffNearest.add(exact - nnue::evaluate(pos, *nearest));
+        sumAbs += std::abs(cp);
+        ++n;
+    });
+    // The trained float net against its quantised self, on positions it was not fitted
+    // to. The first layer's weights are rounded to 1/255 and about 30 are summed, the
+    // output weights to 1/64 over 512 units, the score truncated: a few centipawns.
+    INFO("fitted: mean |diff| " << diffFitted.sum / n << " cp, max " << diffFitted.max
+                                << "; nearest: mean " << diffNearest.sum / n << ", max "
+                                << diffNearest.max << "; mean |score| " << sumAbs / n);
+    CHECK(diffFitted.sum / n <= 4.0);
+    CHECK(diffFitted.max <= 16.0);
+    CHECK(diffFitted.sum <= diffNearest.sum);
+    // The net is not trivially flat: it scores material.
+    CHECK(sumAbs / n > 50);
+}
+
+TEST_CASE("quantisation keeps the weights in the engine's bounds", "[train]") {
+    train::FloatNet net = train::FloatNet::random(1);
+    net.ftWeights[0] = 100, net.ftWeights[1] = -100, net.ftBias[0] = 7;
+    net.outWeights[0] = 3, net.outWeights[1] = -3;
+    auto q = std::make_unique<nnue::Network>();
+    *q = net.quantise();
+    CHECK(q->ftWeights[0] == train::FtQuantMax);
+    CHECK(q->ftWeights[1] == -train::FtQuantMax);
+    CHECK(q->ftBias[0] == train::FtQuantMax);
+    CHECK(q->outWeights[0] == 127);
+    CHECK(q->outWeights[1] == -127);
+    // 32 pieces and the bias at the bound still fit the int16 accumulator.
+    CHECK((train::MaxPieces + 1) * train::FtQuantMax <= 32767);
+    auto parsed = std::make_unique<nnue::Network>();
+    CHECK(!nnue::parse(nnue::serialise(*q), *parsed));
+}
+
+TEST_CASE("the validation set is whole games, chosen by the seed", "[train]") {
+    const std::vector<PackedPosition> all = material_data(6000, 31);
+    // The games as datagen would write them: runs whose move number never goes back.
+    std::vector<std::pair<size_t, size_t>> games; // [begin, end)
+    for (size_t i = 0; i < all.size(); ++i)
+        if (i == 0 || all[i].fullmove < all[i - 1].fullmove)
+            games.emplace_back(i, i + 1);
+        else
+            games.back().second = i + 1;
+    REQUIRE(games.size() > 20);
+    auto same = [](const PackedPosition* a, const PackedPosition* b, size_t n) {
+        return std::memcmp(a, b, n * sizeof(PackedPosition)) == 0;
+    };
+    std::vector<PackedPosition> data = all;
+    const auto val = train::hold_out(data, 0.15, 4);
+    REQUIRE(val.size() + data.size() == all.size());
+    // Both sets keep the file's order, so each game must lie whole in one of them.
+    size_t v = 0, t = 0, heldGames = 0, longest = 0;
+    for (const auto& [b, e] : games) {
+        const size_t n = e - b;
+        longest = std::max(longest, n);
+        if (v + n <= val.size() && same(&val[v], &all[b], n))
+            v += n, ++heldGames;
+        else {
+            REQUIRE(t + n <= data.size());
+            REQUIRE(same(&data[t], &all[b], n));
+            t += n;
+        }
+    }
+    CHECK(heldGames > 0);
+    // At least the share, and short of it by less than one game before the last was added.
+    CHECK(val.size() >= 900);
+    CHECK(val.size() < 900 + longest);
+    // Another seed holds out other games; the same seed the same ones.
+    std::vector<PackedPosition> again = all, other = all;
+    const auto val2 = train::hold_out(again, 0.15, 4);
+    const auto val3 = train::hold_out(other, 0.15, 5);
+    CHECK((val2.size() == val.size() && same(val2.data(), val.data(), val.size())));
+    CHECK(!(val3.size() == val.size() && same(val3.data(), val.data(), val.size())));
+}
+
+TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
+    // Short games, so that the held-out games are many and like the others.
+    std::vector<PackedPosition> data = material_data(20000, 21, 40);
+    SECTION("the validation loss drops") {
+        const auto val = train::hold_out(data, 0.1, 1);
+        REQUIRE(val.size() >= 2000);
+        REQUIRE(val.size() + data.size() == 20000);
+        train::FloatNet net = train::FloatNet::random(1);
+        const train::Options opt = small_options();
+        const double before = train::loss(net, val, opt.lambda, 2);
+        std::ostringstream log;
+        const train::Summary s = train::fit(net, data, val, opt, log);
+        INFO(log.str());
+        CHECK(s.valLoss == Approx(train::loss(net, val, opt.lambda, 1)).epsilon(1e-6));
+        CHECK(s.valLoss < before / 4);
+        CHECK(s.rate > 0);
+    }
+    SECTION("the command writes the same net from the same seed") {
+        TempDir dir;
+        write(dir.file("a.bin"), std::vector<PackedPosition>(data.begin(), data.begin() + 2500));
+        write(dir.file("b.bin"),
+              std::vector<PackedPosition>(data.begin() + 2500, data.begin() + 4000));
+        const auto run = [&](const std::string& out, const std::string& threads) {
+            std::ostringstream log;
+            const int rc =
+                train::train_main({dir.file("a.bin"), dir.file("b.bin"), "epochs", "3", "batch",
+                                   "512", "threads", threads, "seed", "5", "out", dir.file(out)},
+                                  log);
+            INFO(log.str());
+            REQUIRE(rc == 0);
+            CHECK(log.str().find("quantised") != std::string::npos);
+            return read(dir.file(out));
+        };
+        const std::string a = run("a.nnue", "2"), b = run("b.nnue", "2");
+        CHECK(a == b);
+        // It is a net the engine loads.
+        const nnue::Loaded loaded = nnue::load_file(dir.file("a.nnue"));
+        CHECK(loaded.error.empty());
+        CHECK(loaded.name == nnue::net_name(a));
+        // Continuing from it works too.
+        std::ostringstream log;
+        CHECK(train::train_main({dir.file("a.bin"), "epochs", "1", "threads", "1", "init",
+                                 dir.file("a.nnue"), "out", dir.file("c.nnue")},
+                                log) == 0);
+    }
+}
+
+TEST_CASE("damaged training data is refused", "[train]") {
+    TempDir dir;
+    std::vector<PackedPosition> data = material_data(10, 3);
+    for (const PackedPosition& p : data) REQUIRE(!p.damage());
+    const auto refused = [&](const std::string& file, const std::string& why) {
+        std::ostringstream log;
+        CHECK(train::train_main({file, "threads", "1"}, log) == 2);
+        INFO(log.str());
+        CHECK(log.str().find(why) != std::string::npos);
+    };
+    SECTION("a size that is not whole records") {
+        std::string bytes(reinterpret_cast<const char*>(data.data()), 3 * 32 + 5);
+        write(dir.file("short.bin"), bytes.data(), bytes.size());
+        refused(dir.file("short.bin"), "not a whole number of 32-byte records");
+    }
+    SECTION("a bad result") {
+        data[4].result = 3;
+        write(dir.file("result.bin"), data);
+        refused(dir.file("result.bin"), "record 4 (byte 128) is damaged: result 3");
+    }
+    SECTION("a piece of no kind") {
+        data[2].pieces[0] &= 0xF0; // the first piece's kind becomes 0
+        write(dir.file("kind.bin"), data);
+        refused(dir.file("kind.bin"), "record 2");
+    }
+    SECTION("no king") {
+        PackedPosition& p = data[7];
+        p.occupancy = 1; // a white king on a1 alone
+        std::fill(std::begin(p.pieces), std::end(p.pieces), 0);
+        p.pieces[0] = KING;
+        REQUIRE(p.damage() == std::string("1 white and 0 black kings"));
+        write(dir.file("king.bin"), data);
+        refused(dir.file("king.bin"), "record 7");
+    }
+    SECTION("an unknown game") {
+        data[0].variant = 200;
+        write(dir.file("game.bin"), data);
+        refused(dir.file("game.bin"), "unknown game");
+    }
+    SECTION("a missing file and bad arguments") {
+        refused(dir.file("none.bin"), "cannot open");
+        write(dir.file("ok.bin"), data);
+        std::ostringstream log;
+        CHECK(train::train_main({dir.file("ok.bin"), "epochs", "0"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "lambda", "2"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "speed", "3"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "epochs"}, log) == 2);
+        CHECK(train::train_main({}, log) == 2);
+    }
+    // A refused file adds nothing.
+    std::vector<PackedPosition> out;
+    for (const char* name : {"short.bin", "result.bin", "kind.bin", "king.bin", "game.bin"})
+        if (fs::exists(dir.file(name))) {
+            CHECK(train::load(dir.file(name), out));
+            CHECK(out.empty());
+        }
+}
