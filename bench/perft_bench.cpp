@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
     int depth = argc > 1 ? std::atoi(argv[1]) : 6;
     std::string fen;
     for (int i = 2; i < argc; ++i) fen += (fen.empty() ? "" : " ") + std::string(argv[i]);
-    khun::Engine engine;
+    khun::protocol::Engine engine;
     if (auto err = engine.set_position(fen, {})) {
         std::fprintf(stderr, "%s\n", err->c_str());
         return 2;

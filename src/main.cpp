@@ -1,14 +1,14 @@
 // Entry point: the protocol loop by default, or a tool named on the command line.
-#include "khun/tools/analyse.h"
+#include "khun/eval/tb.h"
 #include "khun/protocol/bench.h"
 #include "khun/protocol/engine.h"
-#include "khun/rules/perft.h"
-#include "khun/tools/progress.h"
 #include "khun/protocol/protocol.h"
-#include "khun/eval/tb.h"
+#include "khun/protocol/uci.h"
+#include "khun/rules/perft.h"
+#include "khun/tools/analyse.h"
+#include "khun/tools/progress.h"
 #include "khun/tools/train.h"
 #include "khun/tools/tune.h"
-#include "khun/protocol/uci.h"
 
 #include <cstdio>
 #include <iostream>
@@ -79,7 +79,7 @@ std::string help() {
 
 int perft_cmd(int argc, char** argv) {
     using namespace khun;
-    Engine engine;
+    protocol::Engine engine;
     int depth = argc > 2 ? std::atoi(argv[2]) : 0;
     if (depth < 1 || depth > 30) {
         std::cerr << "khun perft: depth must be a number from 1 to 30\n";
@@ -119,16 +119,16 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "perft") return perft_cmd(argc, argv);
-    if (cmd == "analyse") return khun::analyse_main({argv + 2, argv + argc});
-    if (cmd == "unpack") return khun::unpack_main({argv + 2, argv + argc});
-    if (cmd == "train") return khun::train::train_main({argv + 2, argv + argc}, std::cerr);
+    if (cmd == "analyse") return khun::tools::analyse_main({argv + 2, argv + argc});
+    if (cmd == "unpack") return khun::tools::unpack_main({argv + 2, argv + argc});
+    if (cmd == "train") return khun::tools::train::train_main({argv + 2, argv + argc}, std::cerr);
     if (cmd == "datagen" || cmd == "tune") {
         std::vector<std::string> args(argv + 2, argv + argc);
-        return cmd == "datagen" ? khun::datagen_main(args) : khun::tune_main(args);
+        return cmd == "datagen" ? khun::tools::datagen_main(args) : khun::tools::tune_main(args);
     }
     if (cmd == "bench") {
-        khun::Engine engine;
-        khun::Uci uci(engine, std::cout);
+        khun::protocol::Engine engine;
+        khun::protocol::Uci uci(engine, std::cout);
         std::string line = "bench";
         for (int i = 2; i < argc; ++i) line += " " + std::string(argv[i]);
         uci.command(line);
@@ -136,15 +136,15 @@ int main(int argc, char** argv) {
     }
     if (cmd == "tbgen") {
         // Every bare-king table generated afresh and cached, with what it holds.
-        if (argc > 2) khun::tb::set_cache_dir(argv[2]);
-        const std::string dir = khun::tb::cache_dir();
+        if (argc > 2) khun::eval::tb::set_cache_dir(argv[2]);
+        const std::string dir = khun::eval::tb::cache_dir();
         std::cout << "cache: " << (dir.empty() ? "none (memory only)" : dir) << "\n";
-        const auto& names = khun::tb::materials();
-        khun::Progress progress(std::cerr, "tbgen", "tables", names.size());
+        const auto& names = khun::eval::tb::materials();
+        khun::tools::Progress progress(std::cerr, "tbgen", "tables", names.size());
         uint64_t built = 0;
         for (const std::string& name : names) {
             progress.update(built, "building " + name);
-            auto s = khun::tb::generate(name);
+            auto s = khun::eval::tb::generate(name);
             ++built;
             // The table's line goes to stdout at the start of a clean line.
             progress.clear();

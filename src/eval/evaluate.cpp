@@ -6,9 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
-namespace khun {
-namespace eval {
-
+namespace khun::eval {
 namespace {
 
 int centre_distance(Square s) {
@@ -445,5 +443,4 @@ std::string trace(const Position& pos, const nnue::Network* net) {
     return os.str();
 }
 
-} // namespace eval
-} // namespace khun
+} // namespace khun::eval

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <thread>
 
-namespace khun::tb {
+namespace khun::eval::tb {
 
 using namespace detail;
 
@@ -391,4 +391,4 @@ void unload_all() {
     r.tables.clear();
 }
 
-} // namespace khun::tb
+} // namespace khun::eval::tb

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
-namespace khun::tb::detail {
+namespace khun::eval::tb::detail {
 
 namespace {
 
@@ -315,4 +315,4 @@ GenStats table_stats(const Material& m, const std::vector<uint8_t>& dtm) {
     return s;
 }
 
-} // namespace khun::tb::detail
+} // namespace khun::eval::tb::detail

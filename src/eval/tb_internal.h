@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace khun::tb::detail {
+namespace khun::eval::tb::detail {
 
 // One table: White has its king and n (1 or 2) pieces, Black a bare king.
 struct Material {
@@ -68,4 +68,4 @@ std::vector<uint8_t> generate_table(const Material& m, const uint8_t* sub0, cons
 // Legal positions, won share and longest mate of a finished table (seconds left 0).
 GenStats table_stats(const Material& m, const std::vector<uint8_t>& dtm);
 
-} // namespace khun::tb::detail
+} // namespace khun::eval::tb::detail

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace khun::wdl {
+namespace khun::eval::wdl {
 
 namespace {
 
@@ -85,4 +85,4 @@ WDL from_position(const Position& pos, Value v) {
     return from_score(v, material(pos), left);
 }
 
-} // namespace khun::wdl
+} // namespace khun::eval::wdl

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-namespace khun {
+namespace khun::protocol {
 
 const std::vector<std::string>& bench_positions() {
     static const std::vector<std::string> fens = {
@@ -53,16 +53,16 @@ uint64_t run_bench(Engine& engine, std::ostream& out, int hashMb, int threads, i
     engine.new_game();
     const auto& fens = bench_positions();
     uint64_t total = 0;
-    const TimePoint start = now();
+    const search::TimePoint start = search::now();
     for (size_t i = 0; i < fens.size(); ++i) {
         out << "Position: " << (i + 1) << "/" << fens.size() << " (" << fens[i] << ")" << std::endl;
         total += engine.search_nodes(fens[i], depth, {});
     }
-    const TimePoint elapsed = std::max<TimePoint>(1, now() - start);
+    const search::TimePoint elapsed = std::max<search::TimePoint>(1, search::now() - start);
     out << "\n===========================\nTotal time (ms) : " << elapsed
         << "\nNodes searched  : " << total << "\nNodes/second    : " << total * 1000 / elapsed
         << std::endl;
     return total;
 }
 
-} // namespace khun
+} // namespace khun::protocol

@@ -1,17 +1,15 @@
 #include "khun/protocol/command.h"
 
 #include "khun/eval/evaluate.h"
+#include "khun/eval/wdl.h"
 #include "khun/rules/movegen.h"
 #include "khun/rules/perft.h"
-#include "khun/eval/wdl.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
-namespace khun {
-
-namespace protocol {
+namespace khun::protocol {
 
 std::string uci_score(Value v) {
     if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY)
@@ -36,11 +34,11 @@ bool listed(const Notation& n, const EngineOption& o) {
 // " wdl W D L" for `score` in the root position `root` (the side to move's view, as the
 // score is). A position with no move to search (depth 0) is over: its result is known.
 std::string wdl_text(const Position& root, Value score, bool over) {
-    wdl::WDL w = wdl::from_position(root, score);
+    eval::wdl::WDL w = eval::wdl::from_position(root, score);
     if (over && std::abs(score) < VALUE_MATE_IN_MAX_PLY)
-        w = score > 0   ? wdl::WDL{1000, 0, 0}
-            : score < 0 ? wdl::WDL{0, 0, 1000}
-                        : wdl::WDL{0, 1000, 0};
+        w = score > 0   ? eval::wdl::WDL{1000, 0, 0}
+            : score < 0 ? eval::wdl::WDL{0, 0, 1000}
+                        : eval::wdl::WDL{0, 1000, 0};
     return " wdl " + std::to_string(w.win) + " " + std::to_string(w.draw) + " " +
            std::to_string(w.loss);
 }
@@ -198,7 +196,7 @@ void Session::cmd_go(std::istringstream& is) {
                                            "movestogo", "depth",    "nodes",  "mate",
                                            "movetime",  "infinite", "ponder", "perft"};
     search::Limits limits;
-    limits.start = now();
+    limits.start = search::now();
     std::string token;
     long long n = 0, byoyomi = 0;
     while (is >> token) {
@@ -277,8 +275,8 @@ search::Listener Session::reporter() {
         std::ostringstream os;
         os << "info depth " << i.depth << " seldepth " << i.seldepth << " multipv " << i.multipv
            << " score " << notation.score(i.score);
-        if (i.bound == BOUND_LOWER) os << " lowerbound";
-        if (i.bound == BOUND_UPPER) os << " upperbound";
+        if (i.bound == search::BOUND_LOWER) os << " lowerbound";
+        if (i.bound == search::BOUND_UPPER) os << " upperbound";
         // Where Stockfish puts it: after the score and its bound.
         if (showWdl) os << wdl_text(*pos, i.score, false);
         os << " nodes " << i.nodes << " nps " << i.nps << " hashfull " << i.hashfull;
@@ -299,6 +297,4 @@ search::Listener Session::reporter() {
     return l;
 }
 
-} // namespace protocol
-
-} // namespace khun
+} // namespace khun::protocol

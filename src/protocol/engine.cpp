@@ -1,11 +1,11 @@
 #include "khun/protocol/engine.h"
 
-#include "khun/rules/movegen.h"
 #include "khun/eval/tb.h"
+#include "khun/rules/movegen.h"
 
 #include <algorithm>
 
-namespace khun {
+namespace khun::protocol {
 
 Engine::Engine()
     : base(&default_variant()), active(default_variant()),
@@ -67,7 +67,8 @@ void Engine::add_options() {
     // $XDG_CACHE_HOME/khun), <empty> keeps them in memory only.
     add("TablebasePath", T::String, "<default>", 0, 0, {},
         [](const EngineOption& o, const std::string&, OptionResult&) {
-            if (o.value != "<default>") tb::set_cache_dir(o.value == "<empty>" ? "" : o.value);
+            if (o.value != "<default>")
+                eval::tb::set_cache_dir(o.value == "<empty>" ? "" : o.value);
         });
     // The seed's sutras (README "Sutras"): house rules of the games that have them, off
     // by default. A sutra changes the game: it starts again from its start position.
@@ -135,7 +136,7 @@ void Engine::warm_tablebases() {
     if (tbLoader.joinable()) tbLoader.join();
     loadingTables = true;
     tbLoader = std::thread([this, wanted] {
-        for (const std::string& m : wanted) tb::load(m);
+        for (const std::string& m : wanted) eval::tb::load(m);
         loadingTables = false;
     });
 }
@@ -205,10 +206,10 @@ Engine::Thought Engine::think(search::Limits limits) {
     Thought t{Move::none(), VALUE_ZERO, 0};
     search::Listener l;
     l.info = [&t](const search::Info& i) {
-        if (i.multipv == 1 && i.bound == BOUND_EXACT) t.score = i.score, t.depth = i.depth;
+        if (i.multipv == 1 && i.bound == search::BOUND_EXACT) t.score = i.score, t.depth = i.depth;
     };
     l.bestmove = [&t](Move best, Move) { t.best = best; };
-    limits.start = now();
+    limits.start = search::now();
     go(limits, l);
     wait();
     return t;
@@ -222,10 +223,10 @@ uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listene
     // starts, not arrive part-way through it.
     warm_tablebases();
     if (tbLoader.joinable()) tbLoader.join();
-    limits.start = now();
+    limits.start = search::now();
     go(limits, std::move(listener));
     wait();
     return searcher->nodes();
 }
 
-} // namespace khun
+} // namespace khun::protocol

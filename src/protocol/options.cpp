@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace khun {
+namespace khun::protocol {
 
 using protocol::lower;
 
@@ -94,4 +94,4 @@ OptionResult OptionSet::set(const std::string& name, const std::string& value) {
     return r;
 }
 
-} // namespace khun
+} // namespace khun::protocol

@@ -9,9 +9,7 @@
 #include <iostream>
 #include <sstream>
 
-namespace khun {
-
-namespace protocol {
+namespace khun::protocol {
 
 std::optional<long long> number(const std::string& s, long long lo, long long hi) {
     if (s.empty() || s.size() > 30) return std::nullopt;
@@ -128,6 +126,4 @@ void run(std::istream& in, std::ostream& out, Engine& engine) {
     }
 }
 
-} // namespace protocol
-
-} // namespace khun
+} // namespace khun::protocol

@@ -4,9 +4,7 @@
 
 #include <sstream>
 
-namespace khun {
-
-namespace protocol {
+namespace khun::protocol {
 
 const Notation UciNotation = [] {
     Notation n{};
@@ -25,8 +23,6 @@ const Notation UciNotation = [] {
     n.sfen_to_fen = nullptr;
     return n;
 }();
-
-} // namespace protocol
 
 bool Uci::dialect_command(const std::string& token, std::istringstream& is) {
     if (token == "debug" || token == "register") return true; // nothing to do here
@@ -50,4 +46,4 @@ void Uci::cmd_bench(std::istringstream& is) {
     send(s);
 }
 
-} // namespace khun
+} // namespace khun::protocol

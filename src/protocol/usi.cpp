@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
-namespace khun {
+namespace khun::protocol {
 
 namespace {
 
@@ -93,8 +93,6 @@ std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& err
     return board + (white ? " w" : " b") + " - - 0 " + std::to_string(fullmove);
 }
 
-namespace protocol {
-
 // UCI's commands with shogi squares, mates in plies, USI_ option names, "b" (sente,
 // who moves first) for White's clock, SFEN positions, and no tbhits.
 const Notation UsiNotation = [] {
@@ -116,8 +114,6 @@ const Notation UsiNotation = [] {
     return n;
 }();
 
-} // namespace protocol
-
 bool Usi::dialect_command(const std::string& token, std::istringstream&) {
     if (token != "gameover") return false;
     engine.stop();
@@ -128,4 +124,4 @@ std::string Usi::board() const {
     return engine.position().pretty() + "Sfen: " + to_sfen(engine.position());
 }
 
-} // namespace khun
+} // namespace khun::protocol

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <iostream>
 
-namespace khun {
+namespace khun::protocol {
 
 namespace {
 
@@ -122,7 +122,7 @@ void XBoard::settle() {
 
 search::Limits XBoard::game_limits() const {
     search::Limits l;
-    l.start = now();
+    l.start = search::now();
     const Color us = engine.position().side_to_move();
     if (depthLimit) l.depth = depthLimit;
     if (moveTimeMs)
@@ -187,7 +187,7 @@ void XBoard::analyze() {
     const Position& pos = engine.position();
     if (pos.lost_by_check() || count_legal(pos) == 0) return;
     search::Limits lim;
-    lim.start = now();
+    lim.start = search::now();
     lim.infinite = true;
     search::Listener l;
     const Position* p = &pos;
@@ -455,4 +455,4 @@ bool XBoard::command(const std::string& line) {
     return true;
 }
 
-} // namespace khun
+} // namespace khun::protocol

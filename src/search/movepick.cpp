@@ -2,7 +2,7 @@
 
 #include "khun/eval/evaluate.h"
 
-namespace khun {
+namespace khun::search {
 
 bool see_ge(const Position& pos, Move m, int threshold) {
     if (m.is_promotion() || m.kind() == SUT_MOVE) return 0 >= threshold;
@@ -103,4 +103,4 @@ Move MovePicker::next() {
     return *cur++;
 }
 
-} // namespace khun
+} // namespace khun::search

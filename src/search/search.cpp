@@ -1,16 +1,14 @@
 #include "search_internal.h"
 
 #include "khun/eval/evaluate.h"
-#include "khun/search/skill.h"
 #include "khun/eval/tb.h"
+#include "khun/search/skill.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 
-namespace khun {
-namespace search {
-
+namespace khun::search {
 namespace {
 
 // Late move reductions, indexed by depth and move number.
@@ -32,16 +30,16 @@ struct ReductionInit {
 [[nodiscard]] static Value tb_value(const Position& pos, int ply) {
     // Pawnless first: the common case costs one test. The tables hold makruk's rules.
     if (pos.pieces(PAWN) || !pos.variant().bareKingTables) return VALUE_NONE;
-    auto p = tb::probe(pos, false);
+    auto p = eval::tb::probe(pos, false);
     if (!p) return VALUE_NONE;
-    switch (tb::counted(*p, pos)) {
-    case tb::Probe::Win: return mate_in(ply + 2 * p->moves - 1);
-    case tb::Probe::Loss: return mated_in(ply + 2 * p->moves);
+    switch (eval::tb::counted(*p, pos)) {
+    case eval::tb::Probe::Win: return mate_in(ply + 2 * p->moves - 1);
+    case eval::tb::Probe::Loss: return mated_in(ply + 2 * p->moves);
     default:
         // A mate the count does not leave time for is still a draw, but one the other
         // side may yet spoil: the strong side keeps its pieces and the shortest mate.
-        if (p->result == tb::Probe::Win) return 20 - std::min(p->moves, 40) / 4;
-        if (p->result == tb::Probe::Loss) return -20 + std::min(p->moves, 40) / 4;
+        if (p->result == eval::tb::Probe::Win) return 20 - std::min(p->moves, 40) / 4;
+        if (p->result == eval::tb::Probe::Loss) return -20 + std::min(p->moves, 40) / 4;
         return VALUE_DRAW;
     }
 }
@@ -528,5 +526,4 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     return bestValue;
 }
 
-} // namespace search
-} // namespace khun
+} // namespace khun::search

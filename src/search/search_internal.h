@@ -12,9 +12,7 @@
 #include <atomic>
 #include <cstdlib>
 
-namespace khun {
-namespace search {
-
+namespace khun::search {
 using namespace params;
 
 struct Stack {
@@ -128,5 +126,4 @@ class Worker {
     int callsCnt = 0;
 };
 
-} // namespace search
-} // namespace khun
+} // namespace khun::search

@@ -3,15 +3,13 @@
 #include "search_internal.h"
 
 #include "khun/eval/evaluate.h"
-#include "khun/search/skill.h"
 #include "khun/eval/tb.h"
+#include "khun/search/skill.h"
 
 #include <cassert>
 #include <chrono>
 
-namespace khun {
-namespace search {
-
+namespace khun::search {
 // A line scored by the tables ends where the tables answered: follow them on to the mate,
 // so that the PV shows it.
 static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
@@ -23,16 +21,16 @@ static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
     for (; n < pv.size() && n < size_t(MAX_PLY); ++n) p.do_move(pv[n], states[n + 1]);
     StateInfo child;
     while (n < size_t(MAX_PLY)) {
-        auto here = tb::probe(p, false);
-        if (!here || here->result == tb::Probe::Draw) break;
+        auto here = eval::tb::probe(p, false);
+        if (!here || here->result == eval::tb::Probe::Draw) break;
         Move next = Move::none();
         for (Move m : MoveList(p)) {
             p.do_move(m, child);
-            auto c = tb::probe(p, false);
+            auto c = eval::tb::probe(p, false);
             const bool keeps =
-                c && (here->result == tb::Probe::Win
-                          ? c->result == tb::Probe::Loss && c->moves == here->moves - 1
-                          : c->result == tb::Probe::Win && c->moves == here->moves);
+                c && (here->result == eval::tb::Probe::Win
+                          ? c->result == eval::tb::Probe::Loss && c->moves == here->moves - 1
+                          : c->result == eval::tb::Probe::Win && c->moves == here->moves);
             p.undo_move(m);
             if (keeps) {
                 next = m;
@@ -212,5 +210,4 @@ void Worker::report(int depth, Value alpha, Value beta) {
     }
 }
 
-} // namespace search
-} // namespace khun
+} // namespace khun::search

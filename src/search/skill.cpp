@@ -8,9 +8,7 @@
 #include <cmath>
 #include <iterator>
 
-namespace khun {
-namespace search {
-
+namespace khun::search {
 using namespace params;
 
 namespace {
@@ -113,5 +111,4 @@ bool Skill::must_repick(const std::vector<RootMove>& rootMoves, int multiPV) con
     return true; // fell out of the fully searched moves: its score is not known
 }
 
-} // namespace search
-} // namespace khun
+} // namespace khun::search

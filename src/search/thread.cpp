@@ -1,6 +1,6 @@
 #include "khun/search/thread.h"
 
-namespace khun {
+namespace khun::search {
 
 JobThread::JobThread() : thread([this] { loop(); }) {}
 
@@ -52,4 +52,4 @@ void ThreadPool::for_each(const std::function<void(size_t)>& f) {
     wait_all();
 }
 
-} // namespace khun
+} // namespace khun::search

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace khun {
+namespace khun::search {
 
 void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int movestogo,
                        TimePoint movetime, int overhead, int ply) {
@@ -63,4 +63,4 @@ bool TimeManager::iteration_done(Move best, Value score) {
     return elapsed() > optimum * factor;
 }
 
-} // namespace khun
+} // namespace khun::search

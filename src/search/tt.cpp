@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #endif
 
-namespace khun {
+namespace khun::search {
 
 namespace {
 
@@ -131,4 +131,4 @@ int TranspositionTable::hashfull() const {
     return cnt * 1000 / (1000 / ClusterSize * ClusterSize);
 }
 
-} // namespace khun
+} // namespace khun::search

@@ -4,9 +4,9 @@
 #include "khun/tools/analyse.h"
 
 #include "khun/rules/movegen.h"
+#include "khun/search/timeman.h"
 #include "khun/tools/progress.h"
 #include "khun/tools/san.h"
-#include "khun/search/timeman.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,12 +15,12 @@
 #include <iostream>
 #include <sstream>
 
-namespace khun {
+namespace khun::tools {
 
-double win_chance(const wdl::WDL& w) { return (w.win + w.draw / 2.0) / 1000.0; }
+double win_chance(const eval::wdl::WDL& w) { return (w.win + w.draw / 2.0) / 1000.0; }
 
 double win_chance(Value score, int material, int countPliesLeft) {
-    return win_chance(wdl::from_score(score, material, countPliesLeft));
+    return win_chance(eval::wdl::from_score(score, material, countPliesLeft));
 }
 
 int judge_move(double drop) {
@@ -49,20 +49,20 @@ namespace {
 
 // What one position's search (or its end of game) says.
 struct Verdict {
-    Value score = 0; // for the side to move
-    wdl::WDL wdl{};  // the same, with the position's material and count
+    Value score = 0;      // for the side to move
+    eval::wdl::WDL wdl{}; // the same, with the position's material and count
     int depth = 0;
     Move best = Move::none();
     Outcome outcome = Outcome::None;
 };
 
-Verdict evaluate_position(Engine& engine, const AnalyseOptions& opts) {
+Verdict evaluate_position(protocol::Engine& engine, const AnalyseOptions& opts) {
     Verdict v;
     const Position& pos = engine.position();
     v.outcome = pos.outcome();
     if (v.outcome != Outcome::None) {
         v.score = is_loss(v.outcome) ? -VALUE_MATE : VALUE_DRAW;
-        v.wdl = is_loss(v.outcome) ? wdl::WDL{0, 0, 1000} : wdl::WDL{0, 1000, 0};
+        v.wdl = is_loss(v.outcome) ? eval::wdl::WDL{0, 0, 1000} : eval::wdl::WDL{0, 1000, 0};
         return v;
     }
     search::Limits limits;
@@ -70,18 +70,18 @@ Verdict evaluate_position(Engine& engine, const AnalyseOptions& opts) {
         limits.depth = opts.depth;
     else
         limits.movetime = opts.movetime > 0 ? opts.movetime : DefaultAnalyseMovetime;
-    const Engine::Thought t = engine.think(limits);
+    const protocol::Engine::Thought t = engine.think(limits);
     v.score = t.score;
     v.depth = t.depth;
     v.best = t.best;
-    v.wdl = wdl::from_position(pos, v.score);
+    v.wdl = eval::wdl::from_position(pos, v.score);
     return v;
 }
 
 Value for_white(Value v, Color stm) { return stm == WHITE ? v : -v; }
 
 // "wdl 412/560/28": White's win, draw and loss per mille.
-std::string format_wdl(const wdl::WDL& w, Color stm) {
+std::string format_wdl(const eval::wdl::WDL& w, Color stm) {
     const int win = stm == WHITE ? w.win : w.loss, loss = stm == WHITE ? w.loss : w.win;
     return "wdl " + std::to_string(win) + "/" + std::to_string(w.draw) + "/" + std::to_string(loss);
 }
@@ -122,7 +122,8 @@ std::string count_note(const Position& pos, int prevLimit, int prevPly) {
 
 } // namespace
 
-std::optional<std::string> annotate_game(Engine& engine, PgnGame& game, const AnalyseOptions& opts,
+std::optional<std::string> annotate_game(protocol::Engine& engine, PgnGame& game,
+                                         const AnalyseOptions& opts,
                                          const std::function<void()>& onPosition) {
     PgnGame copy = game;
     ReplayedGame r = replay_pgn(copy);
@@ -184,7 +185,7 @@ std::optional<std::string> annotate_game(Engine& engine, PgnGame& game, const An
 int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err,
                 const AnalyseOptions& opts) {
     std::vector<PgnGame> games = read_pgn(in);
-    Engine engine;
+    protocol::Engine engine;
     engine.set_option("Threads", std::to_string(opts.threads));
     engine.set_option("Hash", std::to_string(opts.hashMb));
 
@@ -283,4 +284,4 @@ int analyse_main(const std::vector<std::string>& args) {
     return analyse_pgn(in, out, std::cerr, opts);
 }
 
-} // namespace khun
+} // namespace khun::tools

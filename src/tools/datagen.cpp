@@ -17,7 +17,7 @@
 #include <sstream>
 #include <thread>
 
-namespace khun {
+namespace khun::tools {
 
 namespace {
 
@@ -54,7 +54,7 @@ std::vector<std::string> read_openings(const std::string& file, std::string& err
 }
 
 // One self-play game; appends its quiet positions with the game's result to `records`.
-void play_game(Engine& engine, std::mt19937_64& rng, const DatagenConfig& cfg,
+void play_game(protocol::Engine& engine, std::mt19937_64& rng, const DatagenConfig& cfg,
                const std::vector<std::string>& openings, std::vector<PackedPosition>& records) {
     const std::string fen = openings.empty() ? "" : openings[rng() % openings.size()];
     if (engine.set_position(fen, {})) return;
@@ -83,7 +83,7 @@ void play_game(Engine& engine, std::mt19937_64& rng, const DatagenConfig& cfg,
 
         search::Limits limits;
         limits.nodes = uint64_t(cfg.nodes);
-        const Engine::Thought t = engine.think(limits);
+        const protocol::Engine::Thought t = engine.think(limits);
         if (!t.best) break;
         const Color stm = pos.side_to_move();
         // Adjudicate clear results to save time.
@@ -163,7 +163,7 @@ int datagen_main(const std::vector<std::string>& args) {
     }
     // Every engine is set up the same way; try one first, so that a bad net or opening
     // is one message and not one a thread.
-    auto setup = [&](Engine& engine) -> std::optional<std::string> {
+    auto setup = [&](protocol::Engine& engine) -> std::optional<std::string> {
         engine.set_option("Hash", "8");
         if (auto r = engine.set_option("UCI_Variant", cfg.variant); r.error) return r.error;
         if (!cfg.net.empty()) {
@@ -176,7 +176,7 @@ int datagen_main(const std::vector<std::string>& args) {
         return std::nullopt;
     };
     {
-        Engine probe;
+        protocol::Engine probe;
         if (auto e = setup(probe)) {
             std::cerr << "datagen: " << *e << "\n";
             return 2;
@@ -199,7 +199,7 @@ int datagen_main(const std::vector<std::string>& args) {
     std::atomic<size_t> written{0};
     const auto start = std::chrono::steady_clock::now();
     auto worker = [&] {
-        Engine engine;
+        protocol::Engine engine;
         (void)setup(engine);
         std::vector<PackedPosition> records;
         for (int g; (g = next++) < cfg.games;) {
@@ -260,4 +260,4 @@ int unpack_main(const std::vector<std::string>& files) {
     return 0;
 }
 
-} // namespace khun
+} // namespace khun::tools

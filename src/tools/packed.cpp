@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cmath>
 
-namespace khun {
+namespace khun::tools {
 
 namespace {
 
@@ -93,4 +93,4 @@ std::optional<std::string> PackedPosition::fen() const {
     return s;
 }
 
-} // namespace khun
+} // namespace khun::tools

@@ -3,15 +3,15 @@
 // begins, so one damaged game does not take the rest of the file with it.
 #include "khun/tools/pgn.h"
 
-#include "khun/rules/movegen.h"
 #include "khun/protocol/protocol.h"
+#include "khun/rules/movegen.h"
 #include "khun/tools/san.h"
 
 #include <algorithm>
 #include <cctype>
 #include <sstream>
 
-namespace khun {
+namespace khun::tools {
 
 using protocol::lower;
 
@@ -417,4 +417,4 @@ void write_pgn(std::ostream& out, const PgnGame& game) {
     out << lineText << "\n\n";
 }
 
-} // namespace khun
+} // namespace khun::tools

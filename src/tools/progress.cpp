@@ -7,7 +7,7 @@
 #include <ostream>
 #include <utility>
 
-namespace khun {
+namespace khun::tools {
 
 std::string format_duration(double seconds) {
     const long long s = seconds > 0 ? std::llround(seconds) : 0;
@@ -111,4 +111,4 @@ void Progress::draw(const std::string& text, bool newline) {
     err_ << std::flush;
 }
 
-} // namespace khun
+} // namespace khun::tools

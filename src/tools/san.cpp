@@ -7,7 +7,7 @@
 
 #include <cctype>
 
-namespace khun {
+namespace khun::tools {
 
 namespace {
 
@@ -182,4 +182,4 @@ Move parse_san(const Position& pos, const std::string& text, std::string* error)
     return found;
 }
 
-} // namespace khun
+} // namespace khun::tools

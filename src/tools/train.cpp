@@ -4,9 +4,9 @@
 // repeated bit for bit.
 #include "khun/tools/train.h"
 #include "khun/rules/prng.h"
-#include "khun/tools/progress.h"
-#include "khun/search/thread.h"
 #include "khun/rules/variant.h"
+#include "khun/search/thread.h"
+#include "khun/tools/progress.h"
 
 #include <algorithm>
 #include <cassert>
@@ -21,7 +21,7 @@
 #include <ostream>
 #include <thread>
 
-namespace khun {
+namespace khun::tools {
 namespace train {
 
 using nnue::HiddenSize;
@@ -162,7 +162,7 @@ void shuffle(std::vector<T>& v, Prng& rng) {
 size_t slice_begin(size_t n, size_t t, size_t slices) { return n * t / slices; }
 
 double loss_on(const FloatNet& net, const std::vector<PackedPosition>& data, float lambda,
-               ThreadPool& pool) {
+               search::ThreadPool& pool) {
     if (data.empty()) return 0;
     const size_t T = pool.size();
     std::vector<double> sums(T);
@@ -386,7 +386,7 @@ float target(const PackedPosition& p, float lambda) {
 
 double loss(const FloatNet& net, const std::vector<PackedPosition>& data, float lambda,
             int threads) {
-    ThreadPool pool(size_t(std::max(1, threads)));
+    search::ThreadPool pool(size_t(std::max(1, threads)));
     return loss_on(net, data, lambda, pool);
 }
 
@@ -458,7 +458,7 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
     assert(!train.empty() && opt.epochs > 0 && opt.batch > 0);
     Summary summary;
     const size_t T = size_t(std::max(1, opt.threads));
-    ThreadPool pool(T);
+    search::ThreadPool pool(T);
     std::vector<Gradient> grads(T);
     Adam adamFtW(net.ftWeights.size()), adamFtB(H), adamOutW(net.outWeights.size()),
         adamOutB(net.outBias.size());
@@ -705,4 +705,4 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
 }
 
 } // namespace train
-} // namespace khun
+} // namespace khun::tools

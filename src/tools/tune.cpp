@@ -2,8 +2,8 @@
 #include "khun/tools/tune.h"
 #include "khun/eval/eval_params.h"
 #include "khun/eval/evaluate.h"
-#include "khun/tools/packed.h"
 #include "khun/rules/position.h"
+#include "khun/tools/packed.h"
 #include "khun/tools/progress.h"
 
 #include <cmath>
@@ -14,7 +14,7 @@
 #include <thread>
 #include <vector>
 
-namespace khun {
+namespace khun::tools {
 
 namespace {
 
@@ -213,4 +213,4 @@ int tune_main(const std::vector<std::string>& args) {
     return 0;
 }
 
-} // namespace khun
+} // namespace khun::tools

@@ -6,8 +6,8 @@
 #include "engine_session.h"
 
 #include "khun/eval/evaluate.h"
-#include "khun/rules/movegen.h"
 #include "khun/eval/nnue.h"
+#include "khun/rules/movegen.h"
 #include "khun/tools/packed.h"
 
 #include <cstdio>
@@ -18,6 +18,8 @@
 
 using namespace enginetest;
 using namespace khun;
+using namespace khun::protocol;
+using namespace khun::tools;
 
 namespace {
 

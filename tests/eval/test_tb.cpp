@@ -2,9 +2,9 @@
 // probe against its successors (found with the engine's own move generator) and against a
 // plain mate search, either colour as the strong side, and a cache that never trusts a
 // damaged file.
+#include "khun/eval/tb.h"
 #include "khun/rules/movegen.h"
 #include "khun/rules/position.h"
-#include "khun/eval/tb.h"
 #include "khun/rules/variant.h"
 
 #include <catch2/catch.hpp>
@@ -65,7 +65,7 @@ std::string shared_cache() {
 void setup() {
     static const bool done = [] {
         Position::init();
-        tb::set_cache_dir(shared_cache());
+        eval::tb::set_cache_dir(shared_cache());
         return true;
     }();
     (void)done;
@@ -82,9 +82,9 @@ struct Pos {
     }
 };
 
-std::optional<tb::Probe> probe_fen(const std::string& fen) {
+std::optional<eval::tb::Probe> probe_fen(const std::string& fen) {
     Pos p(fen);
-    return tb::probe(p.pos);
+    return eval::tb::probe(p.pos);
 }
 
 // The same game seen from the other side: ranks flipped, colours swapped.
@@ -104,12 +104,12 @@ std::string mirror_fen(const std::string& fen) {
     return out + (side == "w" ? " b" : " w") + rest;
 }
 
-bool same(const std::optional<tb::Probe>& a, const std::optional<tb::Probe>& b) {
+bool same(const std::optional<eval::tb::Probe>& a, const std::optional<eval::tb::Probe>& b) {
     if (!a || !b) return !a && !b;
     return a->result == b->result && a->moves == b->moves;
 }
 
-std::string show(const std::optional<tb::Probe>& p) {
+std::string show(const std::optional<eval::tb::Probe>& p) {
     if (!p) return "none";
     const char* r[] = {"draw", "win", "loss"};
     return std::string(r[p->result]) + " " + std::to_string(p->moves);
@@ -163,27 +163,30 @@ struct Sampler {
 
 // What a probe must say, from the probes of the positions one legal move away: the
 // engine's own move generator and make/unmake, nothing of the generator's.
-std::optional<tb::Probe> from_successors(Position& pos) {
+std::optional<eval::tb::Probe> from_successors(Position& pos) {
     MoveList moves(pos);
     if (moves.size() == 0)
-        return pos.in_check() ? tb::Probe{tb::Probe::Loss, 0} : tb::Probe{tb::Probe::Draw, 0};
+        return pos.in_check() ? eval::tb::Probe{eval::tb::Probe::Loss, 0}
+                              : eval::tb::Probe{eval::tb::Probe::Draw, 0};
     const bool strong = pos.count(pos.side_to_move()) > 1;
     int best = 1000, worst = 0;
     StateInfo st;
     for (Move m : moves) {
         pos.do_move(m, st);
-        auto c = tb::probe(pos);
+        auto c = eval::tb::probe(pos);
         bool bareKings = pos.count(WHITE) == 1 && pos.count(BLACK) == 1;
         pos.undo_move(m);
         if (!c && !bareKings) return std::nullopt; // a successor not covered: a bug
-        tb::Probe v = c ? *c : tb::Probe{tb::Probe::Draw, 0};
-        if (strong && v.result == tb::Probe::Loss) best = std::min(best, v.moves + 1);
-        if (!strong && v.result != tb::Probe::Win) return tb::Probe{tb::Probe::Draw, 0};
+        eval::tb::Probe v = c ? *c : eval::tb::Probe{eval::tb::Probe::Draw, 0};
+        if (strong && v.result == eval::tb::Probe::Loss) best = std::min(best, v.moves + 1);
+        if (!strong && v.result != eval::tb::Probe::Win)
+            return eval::tb::Probe{eval::tb::Probe::Draw, 0};
         if (!strong) worst = std::max(worst, v.moves);
     }
     if (strong)
-        return best < 1000 ? tb::Probe{tb::Probe::Win, best} : tb::Probe{tb::Probe::Draw, 0};
-    return tb::Probe{tb::Probe::Loss, worst};
+        return best < 1000 ? eval::tb::Probe{eval::tb::Probe::Win, best}
+                           : eval::tb::Probe{eval::tb::Probe::Draw, 0};
+    return eval::tb::Probe{eval::tb::Probe::Loss, worst};
 }
 
 // A plain mate search. mates_within: the side to move mates with at most n of its own
@@ -231,7 +234,7 @@ TEST_CASE("tb: the generator reproduces endings-summary.txt", "[tb]") {
         std::smatch m;
         if (!std::regex_search(s, m, line)) continue;
         ++rows;
-        auto stats = tb::generate("K" + m[1].str() + "K");
+        auto stats = eval::tb::generate("K" + m[1].str() + "K");
         INFO(s);
         REQUIRE(stats);
         char share[16];
@@ -242,15 +245,15 @@ TEST_CASE("tb: the generator reproduces endings-summary.txt", "[tb]") {
     }
     CHECK(rows == 13);
     // Not in the file: the lone ruea mates in at most 16, as in chess.
-    auto krk = tb::generate("KRK");
+    auto krk = eval::tb::generate("KRK");
     REQUIRE(krk);
     CHECK(krk->longestMate == 16);
     CHECK(krk->wonShare == 1.0);
     // Pieces in any order name the same table; nonsense names none.
-    CHECK(tb::generate("KMSK")->name == "KSMK");
-    CHECK(!tb::generate("KQK"));
-    CHECK(!tb::generate("KSSSK"));
-    CHECK(!tb::generate("KPK"));
+    CHECK(eval::tb::generate("KMSK")->name == "KSMK");
+    CHECK(!eval::tb::generate("KQK"));
+    CHECK(!eval::tb::generate("KSSSK"));
+    CHECK(!eval::tb::generate("KPK"));
 }
 
 TEST_CASE("tb: every distance in endings-makruk.txt", "[tb]") {
@@ -273,23 +276,24 @@ TEST_CASE("tb: every distance in endings-makruk.txt", "[tb]") {
         const int dist = std::stoi(f[1]), left = std::stoi(f[2]);
         const bool mate = f[3] == "mate";
         Pos p(f[0]);
-        auto r = tb::probe(p.pos);
+        auto r = eval::tb::probe(p.pos);
         INFO("probe: " << show(r));
         REQUIRE(r);
-        CHECK(r->result == tb::Probe::Win);
+        CHECK(r->result == eval::tb::Probe::Win);
         CHECK(r->moves == dist);
         // The count leaves exactly `left` moves, and decides the result.
         const int ply = p.pos.count_ply(), limit = p.pos.count_limit();
-        CHECK(tb::mate_fits(left, ply, limit));
-        CHECK(!tb::mate_fits(left + 1, ply, limit));
-        CHECK(tb::mate_fits(dist, ply, limit) == mate);
-        CHECK(tb::counted(*r, p.pos) == (mate ? tb::Probe::Win : tb::Probe::Draw));
+        CHECK(eval::tb::mate_fits(left, ply, limit));
+        CHECK(!eval::tb::mate_fits(left + 1, ply, limit));
+        CHECK(eval::tb::mate_fits(dist, ply, limit) == mate);
+        CHECK(eval::tb::counted(*r, p.pos) ==
+              (mate ? eval::tb::Probe::Win : eval::tb::Probe::Draw));
         // Black strong: the same values.
         Pos q(mirror_fen(f[0]));
-        auto rq = tb::probe(q.pos);
+        auto rq = eval::tb::probe(q.pos);
         INFO("mirrored: " << mirror_fen(f[0]) << " probe: " << show(rq));
         CHECK(same(r, rq));
-        CHECK(tb::counted(*rq, q.pos) == tb::counted(*r, p.pos));
+        CHECK(eval::tb::counted(*rq, q.pos) == eval::tb::counted(*r, p.pos));
     }
     CHECK(rows == 40);
 }
@@ -297,19 +301,19 @@ TEST_CASE("tb: every distance in endings-makruk.txt", "[tb]") {
 TEST_CASE("tb: every probe follows from its successors", "[tb]") {
     setup();
     Sampler sampler;
-    for (const std::string& material : tb::materials()) {
+    for (const std::string& material : eval::tb::materials()) {
         int checked = 0, won = 0;
         for (int i = 0; i < 6000; ++i) {
             const bool blackStrong = i & 1, strongToMove = i & 2;
             auto fen = sampler.fen(material, blackStrong, strongToMove);
             if (!fen) continue;
             Pos p(*fen);
-            auto r = tb::probe(p.pos);
+            auto r = eval::tb::probe(p.pos);
             auto expected = from_successors(p.pos);
             INFO(*fen << "  probe: " << show(r) << "  from successors: " << show(expected));
             REQUIRE(same(r, expected));
             ++checked;
-            won += r->result != tb::Probe::Draw;
+            won += r->result != eval::tb::Probe::Draw;
         }
         INFO(material << ": " << checked << " positions, " << won << " decisive");
         CHECK(checked > 3000);
@@ -332,7 +336,7 @@ TEST_CASE("tb: the small tables follow from their successors everywhere", "[tb]"
                         Position pos;
                         StateInfo st;
                         if (pos.set(fen, default_variant(), &st)) continue;
-                        auto r = tb::probe(pos);
+                        auto r = eval::tb::probe(pos);
                         auto expected = from_successors(pos);
                         if (!same(r, expected)) {
                             INFO(fen << "  probe: " << show(r)
@@ -357,19 +361,19 @@ TEST_CASE("tb: probes agree with a plain search on short mates", "[tb]") {
         auto fen = sampler.fen("KRRK", i & 1, strongToMove);
         if (!fen) continue;
         Pos p(*fen);
-        auto r = tb::probe(p.pos);
+        auto r = eval::tb::probe(p.pos);
         REQUIRE(r);
         INFO(*fen << "  probe: " << show(r));
         const int n = r->moves;
-        if (r->result == tb::Probe::Win && n <= 3 && found[n] < 80) {
+        if (r->result == eval::tb::Probe::Win && n <= 3 && found[n] < 80) {
             ++found[n];
             CHECK(mates_within(p.pos, n));
             CHECK(!mates_within(p.pos, n - 1));
-        } else if (r->result == tb::Probe::Loss && n >= 1 && n <= 2 && lost[n] < 40) {
+        } else if (r->result == eval::tb::Probe::Loss && n >= 1 && n <= 2 && lost[n] < 40) {
             ++lost[n];
             CHECK(mated_within(p.pos, n));
             CHECK(!mated_within(p.pos, n - 1));
-        } else if (r->result == tb::Probe::Win && n > 2 && longer < 40) {
+        } else if (r->result == eval::tb::Probe::Win && n > 2 && longer < 40) {
             ++longer;
             CHECK(!mates_within(p.pos, 2));
         }
@@ -381,21 +385,21 @@ TEST_CASE("tb: probes agree with a plain search on short mates", "[tb]") {
     CHECK(lost[2] == 40);
 
     // Every other material: short mates exact, and draws or long mates not mated in 2.
-    for (const std::string& material : tb::materials()) {
+    for (const std::string& material : eval::tb::materials()) {
         if (material == "KRRK") continue;
         int mates = 0, others = 0;
         for (int i = 0; i < 100000 && (mates < 12 || others < 6); ++i) {
             auto fen = sampler.fen(material, i & 1, true);
             if (!fen) continue;
             Pos p(*fen);
-            auto r = tb::probe(p.pos);
+            auto r = eval::tb::probe(p.pos);
             REQUIRE(r);
             INFO(*fen << "  probe: " << show(r));
-            if (r->result == tb::Probe::Win && r->moves <= 3 && mates < 12) {
+            if (r->result == eval::tb::Probe::Win && r->moves <= 3 && mates < 12) {
                 ++mates;
                 CHECK(mates_within(p.pos, r->moves));
                 CHECK(!mates_within(p.pos, r->moves - 1));
-            } else if ((r->result == tb::Probe::Draw || r->moves > 2) && others < 6) {
+            } else if ((r->result == eval::tb::Probe::Draw || r->moves > 2) && others < 6) {
                 ++others;
                 CHECK(!mates_within(p.pos, 2));
             }
@@ -412,7 +416,7 @@ TEST_CASE("tb: probes agree with a plain search on short mates", "[tb]") {
 TEST_CASE("tb: either colour can be the strong side", "[tb]") {
     setup();
     Sampler sampler;
-    for (const std::string& material : tb::materials()) {
+    for (const std::string& material : eval::tb::materials()) {
         for (int i = 0; i < 3000; ++i) {
             auto fen = sampler.fen(material, false, i & 1);
             if (!fen) continue;
@@ -421,7 +425,7 @@ TEST_CASE("tb: either colour can be the strong side", "[tb]") {
             INFO(*fen << " -> " << show(a) << "; " << m << " -> " << show(b));
             REQUIRE(same(a, b));
             Pos p(m);
-            CHECK(tb::material_of(p.pos) == material);
+            CHECK(eval::tb::material_of(p.pos) == material);
         }
     }
 }
@@ -430,7 +434,7 @@ TEST_CASE("tb: covers only pawnless bare-king endings", "[tb]") {
     setup();
     auto covered = [](const std::string& fen) {
         Pos p(fen);
-        return tb::covers(p.pos);
+        return eval::tb::covers(p.pos);
     };
     CHECK(covered("8/8/8/8/8/2k5/8/R3K3 w - - 0 1"));
     CHECK(covered("8/8/8/8/8/2K5/8/r3k3 b - - 0 1"));
@@ -441,23 +445,23 @@ TEST_CASE("tb: covers only pawnless bare-king endings", "[tb]") {
     CHECK(!covered("8/8/8/8/8/2k5/8/RRS1K3 w - - 0 1")); // three pieces
     CHECK(!covered("8/8/8/8/8/2k1m3/8/R3K3 w - - 0 1")); // both sides have pieces
     Pos p("8/8/8/8/8/2k5/8/R3K3 w - - 0 1");
-    CHECK(!tb::probe(Pos("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1").pos));
-    CHECK(tb::material_of(p.pos) == "KRK");
+    CHECK(!eval::tb::probe(Pos("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1").pos));
+    CHECK(eval::tb::material_of(p.pos) == "KRK");
     // Without `build`, only tables already in memory answer.
-    tb::unload_all();
-    CHECK(!tb::probe(p.pos, false));
-    CHECK(tb::probe(p.pos));
-    CHECK(tb::probe(p.pos, false));
+    eval::tb::unload_all();
+    CHECK(!eval::tb::probe(p.pos, false));
+    CHECK(eval::tb::probe(p.pos));
+    CHECK(eval::tb::probe(p.pos, false));
 }
 
 TEST_CASE("tb: mate_fits and counted follow the counting rule", "[tb]") {
     setup();
     // The mating move may be made from ply L at the latest.
-    CHECK(tb::mate_fits(1, 16, 16));
-    CHECK(!tb::mate_fits(1, 17, 16));
-    CHECK(tb::mate_fits(5, 8, 16));
-    CHECK(!tb::mate_fits(5, 9, 16));
-    CHECK(tb::mate_fits(50, 0, 0)); // no count
+    CHECK(eval::tb::mate_fits(1, 16, 16));
+    CHECK(!eval::tb::mate_fits(1, 17, 16));
+    CHECK(eval::tb::mate_fits(5, 8, 16));
+    CHECK(!eval::tb::mate_fits(5, 9, 16));
+    CHECK(eval::tb::mate_fits(50, 0, 0)); // no count
     // KRRK, the bare king counts 8 moves from ply 8: counted() on a position and on its
     // successors after the engine's own counting agree.
     Sampler sampler;
@@ -468,24 +472,25 @@ TEST_CASE("tb: mate_fits and counted follow the counting rule", "[tb]") {
         auto fen = sampler.fen(material, i & 4, i & 8, counts[(i / 16) % 5]);
         if (!fen) continue;
         Pos p(*fen);
-        auto r = tb::probe(p.pos);
+        auto r = eval::tb::probe(p.pos);
         REQUIRE(r);
-        if (r->result == tb::Probe::Draw || r->moves == 0) continue;
+        if (r->result == eval::tb::Probe::Draw || r->moves == 0) continue;
         // The strong side wins under the count iff one of its moves leaves the bare side
         // lost under the count; the bare side loses iff all of its moves do.
-        bool strong = r->result == tb::Probe::Win;
+        bool strong = r->result == eval::tb::Probe::Win;
         bool any = false, all = true;
         StateInfo st;
         for (Move m : MoveList(p.pos)) {
             p.pos.do_move(m, st);
-            auto c = tb::probe(p.pos);
-            bool keeps = c && c->result != tb::Probe::Draw &&
-                         tb::counted(*c, p.pos) == (strong ? tb::Probe::Loss : tb::Probe::Win);
+            auto c = eval::tb::probe(p.pos);
+            bool keeps = c && c->result != eval::tb::Probe::Draw &&
+                         eval::tb::counted(*c, p.pos) ==
+                             (strong ? eval::tb::Probe::Loss : eval::tb::Probe::Win);
             p.pos.undo_move(m);
             any |= keeps, all &= keeps;
         }
         INFO(*fen << "  probe: " << show(r));
-        CHECK((tb::counted(*r, p.pos) != tb::Probe::Draw) == (strong ? any : all));
+        CHECK((eval::tb::counted(*r, p.pos) != eval::tb::Probe::Draw) == (strong ? any : all));
         ++checked;
     }
     CHECK(checked > 1000);
@@ -493,14 +498,14 @@ TEST_CASE("tb: mate_fits and counted follow the counting rule", "[tb]") {
 
 TEST_CASE("tb: a damaged cache file is rebuilt and never trusted", "[tb]") {
     setup();
-    const std::string shared = tb::cache_dir();
+    const std::string shared = eval::tb::cache_dir();
     const std::string dir = shared + "/damaged";
     std::error_code ec;
     fs::remove_all(dir, ec);
-    tb::set_cache_dir(dir);
-    tb::unload_all();
-    REQUIRE(tb::generate("KRK"));
-    REQUIRE(tb::generate("KRRK"));
+    eval::tb::set_cache_dir(dir);
+    eval::tb::unload_all();
+    REQUIRE(eval::tb::generate("KRK"));
+    REQUIRE(eval::tb::generate("KRRK"));
     const std::string krk = dir + "/KRK.dtm", krrk = dir + "/KRRK.dtm";
     const auto good = read_bytes(krk), goodRR = read_bytes(krrk);
     REQUIRE(good.size() > 48);
@@ -515,7 +520,7 @@ TEST_CASE("tb: a damaged cache file is rebuilt and never trusted", "[tb]") {
 
     auto check_rebuilt = [&](const char* what) {
         INFO(what);
-        tb::unload_all();
+        eval::tb::unload_all();
         for (size_t i = 0; i < std::size(fens); ++i) CHECK(show(probe_fen(fens[i])) == expected[i]);
         CHECK(read_bytes(krk) == good);
         CHECK(read_bytes(krrk) == goodRR);
@@ -551,17 +556,17 @@ TEST_CASE("tb: a damaged cache file is rebuilt and never trusted", "[tb]") {
     check_rebuilt("missing");
 
     // A directory that cannot hold files: tables still work, from memory.
-    tb::set_cache_dir(krk + "/not-a-dir");
-    tb::unload_all();
+    eval::tb::set_cache_dir(krk + "/not-a-dir");
+    eval::tb::unload_all();
     CHECK(show(probe_fen(fens[0])) == expected[0]);
-    auto stats = tb::generate("KRK");
+    auto stats = eval::tb::generate("KRK");
     REQUIRE(stats);
     CHECK(stats->file.empty());
-    tb::set_cache_dir("");
+    eval::tb::set_cache_dir("");
     CHECK(show(probe_fen(fens[1])) == expected[1]);
 
-    tb::set_cache_dir(shared);
-    tb::unload_all();
+    eval::tb::set_cache_dir(shared);
+    eval::tb::unload_all();
     fs::remove_all(dir, ec);
 }
 
@@ -575,7 +580,7 @@ TEST_CASE("tb: threads probing at once agree with one thread", "[tb]") {
     std::vector<std::string> serial;
     for (auto& f : fens) serial.push_back(show(probe_fen(f)));
     // All start with nothing loaded: they meet in the loading of the same tables.
-    tb::unload_all();
+    eval::tb::unload_all();
     std::vector<std::vector<std::string>> seen(4);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
@@ -585,7 +590,7 @@ TEST_CASE("tb: threads probing at once agree with one thread", "[tb]") {
                 Position pos;
                 StateInfo st;
                 pos.set(fens[k], default_variant(), &st);
-                auto r = tb::probe(pos);
+                auto r = eval::tb::probe(pos);
                 seen[t].push_back(std::to_string(k) + " " + show(r));
             }
         });

@@ -5,19 +5,20 @@
 #include "khun/eval/wdl.h"
 
 using namespace khun;
+using namespace khun::protocol;
 using testutil::init;
 using testutil::makruk;
 
 namespace {
 
-std::string show(const wdl::WDL& r) {
+std::string show(const eval::wdl::WDL& r) {
     return std::to_string(r.win) + "/" + std::to_string(r.draw) + "/" + std::to_string(r.loss);
 }
 
 // The engine's score for a FEN after a short fixed-depth search, and the model's view of it.
 struct Searched {
     Value score;
-    wdl::WDL wdl;
+    eval::wdl::WDL wdl;
 };
 
 // search_nodes waits for the bare-king tables, so the score does not depend on whether
@@ -28,13 +29,13 @@ Searched searched(const std::string& fen, int depth) {
     Value score = VALUE_NONE;
     search::Listener l;
     l.info = [&score](const search::Info& i) {
-        if (i.multipv == 1 && i.bound == BOUND_EXACT) score = i.score;
+        if (i.multipv == 1 && i.bound == search::BOUND_EXACT) score = i.score;
     };
     l.bestmove = [](Move, Move) {};
     INFO("FEN " << fen);
     engine.search_nodes(fen, depth, l);
     REQUIRE(score != VALUE_NONE);
-    return {score, wdl::from_position(engine.position(), score)};
+    return {score, eval::wdl::from_position(engine.position(), score)};
 }
 
 const int Materials[] = {0, 2, 5, 8, 10, 16, 24, 32, 40, 48, 56, 64, 80};
@@ -46,18 +47,18 @@ TEST_CASE("wdl: material counts bia units over both sides", "[wdl]") {
     Position pos;
     StateInfo st;
     REQUIRE_FALSE(pos.set(testutil::StartFen, makruk(), &st));
-    CHECK(wdl::material(pos) == 64);
+    CHECK(eval::wdl::material(pos) == 64);
     REQUIRE_FALSE(pos.set("7k/8/8/3R4/4R3/8/8/7K w - 16 13 40", makruk(), &st));
-    CHECK(wdl::material(pos) == 10);
+    CHECK(eval::wdl::material(pos) == 10);
     REQUIRE_FALSE(pos.set("8/k7/4M3/K1S5/8/8/8/S7 w - 44 39 40", makruk(), &st));
-    CHECK(wdl::material(pos) == 8);
+    CHECK(eval::wdl::material(pos) == 8);
 }
 
 TEST_CASE("wdl: per mille that sums to 1000", "[wdl]") {
     for (int m : Materials)
-        for (int left : {wdl::NoCount, 0, 1, 20, 39, 40, 100})
+        for (int left : {eval::wdl::NoCount, 0, 1, 20, 39, 40, 100})
             for (Value v = -5000; v <= 5000; v += 7) {
-                const wdl::WDL r = wdl::from_score(v, m, left);
+                const eval::wdl::WDL r = eval::wdl::from_score(v, m, left);
                 INFO("v " << v << " material " << m << " left " << left << ": " << show(r));
                 CHECK(r.win + r.draw + r.loss == 1000);
                 CHECK(r.win >= 0);
@@ -68,42 +69,43 @@ TEST_CASE("wdl: per mille that sums to 1000", "[wdl]") {
 
 TEST_CASE("wdl: the win grows and the loss shrinks with the score", "[wdl]") {
     for (int m : Materials)
-        for (int left : {wdl::NoCount, 10, 40}) {
-            wdl::WDL prev = wdl::from_score(-VALUE_MATE, m, left);
+        for (int left : {eval::wdl::NoCount, 10, 40}) {
+            eval::wdl::WDL prev = eval::wdl::from_score(-VALUE_MATE, m, left);
             for (Value v = -3000; v <= 3000; ++v) {
-                const wdl::WDL r = wdl::from_score(v, m, left);
+                const eval::wdl::WDL r = eval::wdl::from_score(v, m, left);
                 INFO("v " << v << " material " << m << " left " << left << ": " << show(prev)
                           << " then " << show(r));
                 REQUIRE(r.win >= prev.win);
                 REQUIRE(r.loss <= prev.loss);
                 prev = r;
             }
-            CHECK(wdl::from_score(VALUE_MATE - 1, m, left).win >= prev.win);
+            CHECK(eval::wdl::from_score(VALUE_MATE - 1, m, left).win >= prev.win);
         }
 }
 
 TEST_CASE("wdl: symmetric in the score, even at 0", "[wdl]") {
     for (int m : Materials)
-        for (int left : {wdl::NoCount, 5, 40})
+        for (int left : {eval::wdl::NoCount, 5, 40})
             for (Value v = 0; v <= 4500; v += 3) {
-                const wdl::WDL a = wdl::from_score(v, m, left), b = wdl::from_score(-v, m, left);
+                const eval::wdl::WDL a = eval::wdl::from_score(v, m, left),
+                                     b = eval::wdl::from_score(-v, m, left);
                 INFO("v " << v << " material " << m << ": " << show(a) << " and " << show(b));
                 CHECK(a.win == b.loss);
                 CHECK(a.loss == b.win);
                 CHECK(a.draw == b.draw);
             }
     for (int m : Materials) {
-        const wdl::WDL r = wdl::from_score(0, m);
+        const eval::wdl::WDL r = eval::wdl::from_score(0, m);
         CHECK(r.win == r.loss);
     }
 }
 
 TEST_CASE("wdl: mate scores are decisive, large scores nearly so", "[wdl]") {
     for (int m : Materials)
-        for (int left : {wdl::NoCount, 0, 3, 40}) {
+        for (int left : {eval::wdl::NoCount, 0, 3, 40}) {
             for (int ply : {1, 2, 15, 100, MAX_PLY - 1}) {
-                const wdl::WDL w = wdl::from_score(mate_in(ply), m, left);
-                const wdl::WDL l = wdl::from_score(mated_in(ply), m, left);
+                const eval::wdl::WDL w = eval::wdl::from_score(mate_in(ply), m, left);
+                const eval::wdl::WDL l = eval::wdl::from_score(mated_in(ply), m, left);
                 CHECK(w.win == 1000);
                 CHECK(l.loss == 1000);
             }
@@ -112,19 +114,20 @@ TEST_CASE("wdl: mate scores are decisive, large scores nearly so", "[wdl]") {
     // (self-play between equals draws most games).
     for (int m : {10, 32, 64}) {
         INFO("material " << m);
-        CHECK(wdl::from_score(2000, m).win >= 900);
-        CHECK(wdl::from_score(0, m).draw >= 500);
+        CHECK(eval::wdl::from_score(2000, m).win >= 900);
+        CHECK(eval::wdl::from_score(0, m).draw >= 500);
     }
 }
 
 TEST_CASE("wdl: a count that runs out turns any advantage short of mate into a draw", "[wdl]") {
     for (int m : {5, 10, 20}) {
         // Without a count a clear edge wins; with one about to end it draws.
-        CHECK(wdl::from_score(600, m).win > wdl::from_score(600, m, 10).win);
-        CHECK(wdl::from_score(600, m, 2).draw >= 900);
-        CHECK(wdl::from_score(600, m, 0).draw == 1000);
+        CHECK(eval::wdl::from_score(600, m).win > eval::wdl::from_score(600, m, 10).win);
+        CHECK(eval::wdl::from_score(600, m, 2).draw >= 900);
+        CHECK(eval::wdl::from_score(600, m, 0).draw == 1000);
         // Far from its end, the count changes nothing.
-        const wdl::WDL a = wdl::from_score(300, m), b = wdl::from_score(300, m, 100);
+        const eval::wdl::WDL a = eval::wdl::from_score(300, m),
+                             b = eval::wdl::from_score(300, m, 100);
         CHECK((a.win == b.win && a.draw == b.draw && a.loss == b.loss));
     }
 }

@@ -3,9 +3,9 @@
 // the guard that keeps a command loop's run short without touching the engine.
 #pragma once
 
-#include "khun/rules/position.h"
-#include "khun/protocol/protocol.h"
 #include "khun/eval/tb.h"
+#include "khun/protocol/protocol.h"
+#include "khun/rules/position.h"
 
 #include <cctype>
 #include <cstdint>
@@ -21,7 +21,7 @@ inline void init() {
     static const bool done = [] {
         khun::Position::init();
         // Mate tables stay in memory: a fuzzer must not write files wherever it likes.
-        khun::tb::set_cache_dir("");
+        khun::eval::tb::set_cache_dir("");
         return true;
     }();
     (void)done;

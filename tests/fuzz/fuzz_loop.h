@@ -16,8 +16,8 @@
 
 #include <sstream>
 
-inline void reset(khun::Engine& engine) {
-    using khun::EngineOption;
+inline void reset(khun::protocol::Engine& engine) {
+    using khun::protocol::EngineOption;
     for (const EngineOption& o : engine.options()) {
         const std::string want = o.name == "Hash" ? "1" : o.defaultValue;
         if (o.type != EngineOption::Type::Button && o.value != want)
@@ -29,7 +29,8 @@ inline void reset(khun::Engine& engine) {
 
 inline int fuzz_session(const char* opener, const uint8_t* data, size_t size) {
     fuzz::init();
-    static khun::Engine* engine = new khun::Engine; // lives as long as the fuzzer
+    static khun::protocol::Engine* engine =
+        new khun::protocol::Engine; // lives as long as the fuzzer
     reset(*engine);
     std::istringstream in(std::string(opener) + "\n" + fuzz::tamed_session(fuzz::text(data, size)));
     std::ostringstream out;

@@ -4,8 +4,8 @@
 // accepts must name a legal move that prints back as a string naming the same move.
 #include "fuzz_common.h"
 
-#include "khun/rules/movegen.h"
 #include "khun/protocol/usi.h"
+#include "khun/rules/movegen.h"
 #include "khun/rules/variant.h"
 
 #include <sstream>
@@ -36,6 +36,8 @@ const Start Starts[] = {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace khun;
+    using namespace khun::protocol;
+    using namespace khun::protocol;
     fuzz::init();
     if (size == 0) return 0;
     static std::vector<Variant> games = [] {

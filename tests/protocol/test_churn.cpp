@@ -4,8 +4,8 @@
 // it checks that every go gets exactly one legal bestmove; built with KHUN_TSAN it is the
 // ThreadSanitizer test (ctest -L tsan), where any data race fails the run.
 #include "khun/protocol/engine.h"
-#include "khun/rules/movegen.h"
 #include "khun/protocol/uci.h"
+#include "khun/rules/movegen.h"
 
 #include <catch2/catch.hpp>
 
@@ -15,6 +15,7 @@
 #include <thread>
 
 using namespace khun;
+using namespace khun::protocol;
 
 namespace {
 

@@ -251,14 +251,14 @@ TEST_CASE("robustness: USI bad input keeps the position, then a legal move", "[r
 
     for (const std::string& cmd : bad) {
         send_bad(e, cmd, [&](const std::string& m) {
-            return is_legal_move(StartFen, khun::usi_to_uci(m), {"c3c4", "f6f5"});
+            return is_legal_move(StartFen, khun::protocol::usi_to_uci(m), {"c3c4", "f6f5"});
         });
         INFO("after: " << shown(cmd));
         ENGINE_CHECK(e, sfen() == before);
     }
     auto s = e.search("go depth 4");
     ENGINE_REQUIRE(e, s.done);
-    ENGINE_CHECK(e, is_legal_move(StartFen, khun::usi_to_uci(s.best), {"c3c4", "f6f5"}));
+    ENGINE_CHECK(e, is_legal_move(StartFen, khun::protocol::usi_to_uci(s.best), {"c3c4", "f6f5"}));
     e.send("quit");
     ENGINE_CHECK(e, e.wait_exit(5000) == 0);
 }

@@ -1,8 +1,8 @@
 // The USI dialect over the real binary: a conversation that touches every command, bad
 // input that leaves the position alone, and a game played to its end.
+#include "khun/protocol/usi.h"
 #include "khun/rules/movegen.h"
 #include "khun/rules/position.h"
-#include "khun/protocol/usi.h"
 #include "khun/rules/variant.h"
 #include "test_variants_pipe.h"
 
@@ -10,6 +10,7 @@
 #include <regex>
 
 using namespace khun;
+using namespace khun::protocol;
 using pipetest::Child;
 using pipetest::starts_with;
 using pipetest::words;

@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 using namespace khun;
+using namespace khun::protocol;
 using namespace testutil;
 
 namespace {

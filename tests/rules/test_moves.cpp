@@ -9,6 +9,8 @@
 #include <set>
 
 using namespace khun;
+using namespace khun::search;
+using namespace khun::protocol;
 using namespace testutil;
 
 TEST_CASE("moves: promotion is written with an m and read with or without it", "[moves]") {

@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 using namespace khun;
+using namespace khun::protocol;
 using namespace testutil;
 
 using Moves = std::vector<std::string>;

@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 using namespace khun;
+using namespace khun::protocol;
 using namespace testutil;
 
 TEST_CASE("transitions: every line ends in the reference FEN via Game::make", "[transitions]") {

@@ -18,6 +18,7 @@
 #include <vector>
 
 using namespace khun;
+using namespace khun::protocol;
 
 namespace {
 

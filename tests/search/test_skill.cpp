@@ -16,7 +16,7 @@ namespace {
 
 const std::string Start = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1";
 
-std::string best_of(khun::Engine& e, int depth) {
+std::string best_of(khun::protocol::Engine& e, int depth) {
     khun::search::Limits l;
     l.depth = depth;
     const khun::Move m = e.think(l).best;
@@ -89,7 +89,7 @@ TEST_CASE("skill: pychess.org's levels give a legal bestmove and no error", "[en
 }
 
 TEST_CASE("skill: Skill Level 20 is the full-strength search, node for node", "[skill]") {
-    khun::Engine full, level20;
+    khun::protocol::Engine full, level20;
     REQUIRE(!level20.set_option("Skill Level", "20").error);
     khun::Move b1 = khun::Move::none(), b2 = khun::Move::none();
     khun::search::Listener l1, l2;
@@ -141,7 +141,7 @@ TEST_CASE("skill: Elo maps to Fairy-Stockfish's levels, rounded at random", "[sk
 }
 
 TEST_CASE("skill: a low level varies its moves, all legal", "[skill]") {
-    khun::Engine e;
+    khun::protocol::Engine e;
     REQUIRE(!e.set_option("Skill Level", "-10").error);
     std::set<std::string> seen;
     for (int i = 0; i < 30; ++i) {
@@ -157,7 +157,7 @@ TEST_CASE("skill: a low level varies its moves, all legal", "[skill]") {
 TEST_CASE("skill: a middle level takes a hanging ruea", "[skill]") {
     // White's ruea takes Black's on a4; anything else loses White's.
     const std::string fen = "k7/8/5pp1/8/r7/5PP1/8/R6K w - - 0 1";
-    khun::Engine e;
+    khun::protocol::Engine e;
     REQUIRE(!e.set_option("Skill Level", "10").error);
     int took = 0;
     for (int i = 0; i < 20; ++i) {
@@ -173,7 +173,7 @@ TEST_CASE("skill: weak levels still mate a bare king within the count", "[skill]
     const std::string fen = "5K2/8/1k6/8/5R2/8/8/8 w - 32 11 40";
     for (const char* level : {"0", "5"}) {
         INFO("Skill Level " << level);
-        khun::Engine e;
+        khun::protocol::Engine e;
         // Load the tables first, as a game that reaches the ending would have.
         e.search_nodes(fen, 1, {});
         REQUIRE(!e.set_position(fen, {}));

@@ -13,6 +13,7 @@
 #include <vector>
 
 using namespace khun;
+using namespace khun::search;
 
 TEST_CASE("A job thread runs its jobs in order, each once", "[thread]") {
     JobThread t;

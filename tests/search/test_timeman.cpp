@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-using khun::TimeManager;
-using khun::TimePoint;
+using khun::search::TimeManager;
+using khun::search::TimePoint;
 
 namespace {
 

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 using namespace khun;
+using namespace khun::protocol;
+using namespace khun::tools;
 using namespace testutil;
 
 namespace {
@@ -57,7 +59,7 @@ TEST_CASE("analyse: win chance, judgements and scores", "[analyse]") {
     CHECK(win_chance(300, 64) > win_chance(100, 64));
     CHECK(win_chance(mate_in(5), 64) == 1.0);
     CHECK(win_chance(mated_in(5), 64) == 0.0);
-    CHECK(win_chance(wdl::WDL{412, 560, 28}) == Approx(0.692));
+    CHECK(win_chance(eval::wdl::WDL{412, 560, 28}) == Approx(0.692));
     // A count about to run out leaves any score short of mate a draw.
     CHECK(win_chance(800, 16, 0) == Approx(0.5));
     CHECK(win_chance(800, 16, 40) > 0.7);

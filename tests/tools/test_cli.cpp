@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 using namespace khun;
+using namespace khun::protocol;
 using namespace testutil;
 
 namespace {
@@ -320,6 +321,6 @@ TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written
     const std::string handWritten = records({"net", "none"});
     CHECK(builtin != handWritten);
     // Omitted, it is what `go` uses: Use NNUE's default.
-    const bool netByDefault = khun::Engine().option("Use NNUE") == "true";
+    const bool netByDefault = khun::protocol::Engine().option("Use NNUE") == "true";
     CHECK(records({}) == (netByDefault ? builtin : handWritten));
 }

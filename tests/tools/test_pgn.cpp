@@ -8,6 +8,8 @@
 #include <fstream>
 
 using namespace khun;
+using namespace khun::protocol;
+using namespace khun::tools;
 using namespace testutil;
 
 namespace {

@@ -7,6 +7,7 @@
 #include <sstream>
 
 using namespace khun;
+using namespace khun::tools;
 
 namespace {
 

@@ -10,6 +10,8 @@
 #include <set>
 
 using namespace khun;
+using namespace khun::protocol;
+using namespace khun::tools;
 using namespace testutil;
 
 namespace {

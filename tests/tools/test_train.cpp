@@ -3,8 +3,8 @@
 #include "helpers.h"
 
 #include "khun/eval/nnue.h"
-#include "khun/tools/packed.h"
 #include "khun/rules/prng.h"
+#include "khun/tools/packed.h"
 #include "khun/tools/train.h"
 
 #include <cmath>
@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 using namespace khun;
+using namespace khun::protocol;
+using namespace khun::tools;
 namespace fs = std::filesystem;
 
 namespace {

@@ -6,9 +6,7 @@
 
 #include "khun/rules/types.h"
 
-namespace khun {
-namespace eval {
-
+namespace khun::eval {
 struct Score {
     int mg = 0, eg = 0;
     constexpr Score() = default;
@@ -69,5 +67,4 @@ extern Score Weights[PARAM_NB];
 constexpr int PhaseWeight[PIECE_TYPE_NB] = {0, 0, 1, 1, 1, 3, 4, 0};
 constexpr int PhaseMax = 2 * (2 * 1 + 2 * 1 + 1 + 2 * 3);
 
-} // namespace eval
-} // namespace khun
+} // namespace khun::eval

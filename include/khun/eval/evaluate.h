@@ -7,9 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace khun {
-
-namespace eval {
+namespace khun::eval {
 
 // Plies of a running count below which a score fades toward the draw the count will end
 // in: the evaluation's fade, and the WDL model's (wdl.cpp), read it here.
@@ -36,6 +34,4 @@ int phase(const Position& pos);
 int scale(const Position& pos, Color strong);
 void trace_terms(const Position& pos, int16_t* coef);
 
-} // namespace eval
-
-} // namespace khun
+} // namespace khun::eval

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace khun::tb {
+namespace khun::eval::tb {
 
 struct Probe {
     enum Result { Draw, Win, Loss } result;
@@ -83,4 +83,4 @@ std::optional<GenStats> generate(const std::string& material);
 // Frees every table. Only when no probe can run concurrently (tests, shutdown).
 void unload_all();
 
-} // namespace khun::tb
+} // namespace khun::eval::tb

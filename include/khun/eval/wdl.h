@@ -6,7 +6,7 @@
 #include "khun/rules/position.h"
 #include "khun/rules/types.h"
 
-namespace khun::wdl {
+namespace khun::eval::wdl {
 
 // Per mille, from the side to move's point of view; win + draw + loss == 1000.
 struct WDL {
@@ -37,4 +37,4 @@ struct Params {
 };
 [[nodiscard]] Params params(int material);
 
-} // namespace khun::wdl
+} // namespace khun::eval::wdl

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-namespace khun {
+namespace khun::protocol {
 
 [[nodiscard]] const std::vector<std::string>& bench_positions();
 
 // Runs the bench and prints the progress lines and totals to `out`; returns nodes.
 uint64_t run_bench(Engine& engine, std::ostream& out, int hashMb, int threads, int depth);
 
-} // namespace khun
+} // namespace khun::protocol

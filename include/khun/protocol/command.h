@@ -12,9 +12,7 @@
 #include <sstream>
 #include <string>
 
-namespace khun {
-
-namespace protocol {
+namespace khun::protocol {
 
 struct Notation {
     const char* hello;   // the handshake command, answered with id, options and `ok`
@@ -84,6 +82,4 @@ class Session {
     Writer writer;
 };
 
-} // namespace protocol
-
-} // namespace khun
+} // namespace khun::protocol

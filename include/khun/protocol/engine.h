@@ -4,9 +4,9 @@
 
 #include "khun/protocol/options.h"
 #include "khun/rules/position.h"
+#include "khun/rules/variant.h"
 #include "khun/search/search.h"
 #include "khun/search/tt.h"
-#include "khun/rules/variant.h"
 
 #include <atomic>
 #include <memory>
@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-namespace khun {
+namespace khun::protocol {
 
 class Engine {
   public:
@@ -88,10 +88,10 @@ class Engine {
     Variant active;      // `base` with the sutras applied; every Position points here
     std::unique_ptr<Game> game;
     OptionSet opts;
-    TranspositionTable tt;
+    search::TranspositionTable tt;
     std::unique_ptr<search::Searcher> searcher;
     std::shared_ptr<const nnue::Network> network; // EvalFile's net (used if Use NNUE)
     std::string netName;
 };
 
-} // namespace khun
+} // namespace khun::protocol

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace khun {
+namespace khun::protocol {
 
 // The outcome of setoption: an error (value ignored), a note (value adjusted), or neither.
 struct OptionResult {
@@ -50,4 +50,4 @@ class OptionSet {
     std::vector<EngineOption> opts;
 };
 
-} // namespace khun
+} // namespace khun::protocol

@@ -9,9 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace khun {
-
-namespace protocol {
+namespace khun::protocol {
 
 // Reads commands from `in` until quit or end of input, answering on `out`.
 void run(std::istream& in, std::ostream& out);
@@ -53,6 +51,4 @@ class Writer {
     std::mutex mutex;
 };
 
-} // namespace protocol
-
-} // namespace khun
+} // namespace khun::protocol

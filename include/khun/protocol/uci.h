@@ -7,11 +7,9 @@
 #include <iosfwd>
 #include <string>
 
-namespace khun {
+namespace khun::protocol {
 
-namespace protocol {
 extern const Notation UciNotation;
-}
 
 class Uci : public protocol::Session {
   public:
@@ -24,4 +22,4 @@ class Uci : public protocol::Session {
     void cmd_bench(std::istringstream& is);
 };
 
-} // namespace khun
+} // namespace khun::protocol

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-namespace khun {
+namespace khun::protocol {
 
 // Square and move text between USI and UCI ("4f4e" <-> "e3e4"; a promotion suffix is
 // kept). Returns the input unchanged when it is not a move.
@@ -25,9 +25,7 @@ namespace khun {
 // underscores.
 [[nodiscard]] std::string usi_option_name(const std::string& name);
 
-namespace protocol {
 extern const Notation UsiNotation;
-}
 
 // UCI's command layer in USI's notation, plus `gameover`; `d` also shows the SFEN.
 class Usi : public protocol::Session {
@@ -39,4 +37,4 @@ class Usi : public protocol::Session {
     [[nodiscard]] std::string board() const override;
 };
 
-} // namespace khun
+} // namespace khun::protocol

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <string>
 
-namespace khun {
+namespace khun::protocol {
 
 class XBoard {
   public:
@@ -72,4 +72,4 @@ class XBoard {
     long long ownClockMs = -1, oppClockMs = -1;
 };
 
-} // namespace khun
+} // namespace khun::protocol

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace khun {
+namespace khun::search {
 
 // The value of a piece kind for SEE and move ordering: fixed (search_params.h), so that
 // tuning the evaluation does not change the search's pruning.
@@ -79,4 +79,4 @@ class MovePicker {
     Move* end = moves;
 };
 
-} // namespace khun
+} // namespace khun::search

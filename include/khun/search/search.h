@@ -8,9 +8,9 @@
 // stop. The constants they use are in search_params.h.
 #pragma once
 
-#include "khun/search/movepick.h"
 #include "khun/eval/nnue.h"
 #include "khun/rules/position.h"
+#include "khun/search/movepick.h"
 #include "khun/search/thread.h"
 #include "khun/search/timeman.h"
 #include "khun/search/tt.h"
@@ -23,9 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace khun {
-
-namespace search {
+namespace khun::search {
 
 struct Limits {
     TimePoint time[COLOR_NB] = {0, 0};
@@ -137,6 +135,4 @@ class Searcher {
     ThreadPool pool; // thread i runs workers[i]; last, so its threads end first
 };
 
-} // namespace search
-
-} // namespace khun
+} // namespace khun::search

@@ -5,9 +5,9 @@
 
 #include "khun/rules/types.h"
 
-namespace khun {
+namespace khun::search {
 
-namespace search::params {
+namespace params {
 
 // --- Late move reductions ------------------------------------------------------------
 // Reductions[d][m] = LmrBase + ln(d) * ln(m) / LmrDivisor: later moves at deeper nodes
@@ -216,6 +216,6 @@ constexpr int LowTimeIncrements = 5;
 constexpr int LowTimeClockDivisor = 50;
 constexpr int LowTimeIncTenths = 3;
 
-} // namespace search::params
+} // namespace params
 
-} // namespace khun
+} // namespace khun::search

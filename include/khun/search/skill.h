@@ -7,16 +7,14 @@
 #pragma once
 
 #include "khun/rules/prng.h"
-#include "khun/search/search.h"
 #include "khun/rules/types.h"
+#include "khun/search/search.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
-namespace khun {
-
-namespace search {
+namespace khun::search {
 
 // The level's dice: one generator a search, seeded from the clock by default so that play
 // varies from game to game; tests may seed it.
@@ -62,6 +60,4 @@ class Skill {
     SkillRng rng;
 };
 
-} // namespace search
-
-} // namespace khun
+} // namespace khun::search

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace khun {
+namespace khun::search {
 
 // One OS thread that runs the jobs it is given, one at a time, in order.
 class JobThread {
@@ -59,4 +59,4 @@ class ThreadPool {
     std::vector<std::unique_ptr<JobThread>> threads;
 };
 
-} // namespace khun
+} // namespace khun::search

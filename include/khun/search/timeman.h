@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace khun {
+namespace khun::search {
 
 using TimePoint = int64_t; // milliseconds
 
@@ -40,4 +40,4 @@ struct TimeManager {
     Value lastScore = -VALUE_INFINITE;
 };
 
-} // namespace khun
+} // namespace khun::search

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace khun {
+namespace khun::search {
 
 enum Bound : uint8_t { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT = 3 };
 
@@ -72,4 +72,4 @@ class TranspositionTable {
     return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
 }
 
-} // namespace khun
+} // namespace khun::search

@@ -4,10 +4,10 @@
 // and where a count starts.
 #pragma once
 
-#include "khun/protocol/engine.h"
-#include "khun/tools/pgn.h"
-#include "khun/rules/types.h"
 #include "khun/eval/wdl.h"
+#include "khun/protocol/engine.h"
+#include "khun/rules/types.h"
+#include "khun/tools/pgn.h"
 
 #include <functional>
 #include <iosfwd>
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace khun {
+namespace khun::tools {
 
 // Half a second a position: a 60-move game takes about a minute on one thread.
 constexpr int DefaultAnalyseMovetime = 500;
@@ -32,10 +32,10 @@ struct AnalyseOptions {
 // per mille of the model of wdl.h. A draw-heavy game's scale: a bia down at the start is
 // about 0.44, a ruea down there about 0.25, and with little material and a count nearly
 // out any score is near 0.5.
-double win_chance(const wdl::WDL& w);
-// The same for a score at a material count (wdl::material) and a running count's plies
+double win_chance(const eval::wdl::WDL& w);
+// The same for a score at a material count (eval::wdl::material) and a running count's plies
 // left.
-double win_chance(Value score, int material, int countPliesLeft = wdl::NoCount);
+double win_chance(Value score, int material, int countPliesLeft = eval::wdl::NoCount);
 
 // The judgement glyph's NAG for a move that gave away `drop` (0 to 1) of the mover's
 // expected result: 0 (none), 6 (?!) from 0.05, 2 (?) from 0.10, 4 (??) from 0.15.
@@ -49,7 +49,8 @@ std::string format_score(Value whiteScore);
 // `engine`. `onPosition(done, total)` is called after each position searched. Returns the
 // error ("move 14: illegal move 'Nxe5'") when the game cannot be replayed whole; the game
 // is then left as read.
-std::optional<std::string> annotate_game(Engine& engine, PgnGame& game, const AnalyseOptions& opts,
+std::optional<std::string> annotate_game(protocol::Engine& engine, PgnGame& game,
+                                         const AnalyseOptions& opts,
                                          const std::function<void()>& onPosition = {});
 
 // Reads every game of `in`, annotates and writes each to `out`; errors and the progress
@@ -62,4 +63,4 @@ int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err, const An
 // [--hash MB] [--out FILE] [--quiet]. Returns the exit status (2 for bad arguments).
 int analyse_main(const std::vector<std::string>& args);
 
-} // namespace khun
+} // namespace khun::tools

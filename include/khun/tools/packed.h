@@ -21,7 +21,7 @@
 #include <optional>
 #include <string>
 
-namespace khun {
+namespace khun::tools {
 
 struct PackedPosition {
     uint64_t occupancy;
@@ -59,4 +59,4 @@ struct PackedPosition {
 };
 static_assert(sizeof(PackedPosition) == 32, "the record is 32 bytes on disk");
 
-} // namespace khun
+} // namespace khun::tools

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace khun {
+namespace khun::tools {
 
 struct PgnMove {
     std::string san;          // as read (or as written by to_san)
@@ -67,4 +67,4 @@ ReplayedGame replay_pgn(PgnGame& game);
 // NAGs $1-$6 written as their glyphs after the move, comments, lines up to 80 columns.
 void write_pgn(std::ostream& out, const PgnGame& game);
 
-} // namespace khun
+} // namespace khun::tools

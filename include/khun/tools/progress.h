@@ -15,7 +15,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace khun {
+namespace khun::tools {
 
 // 75 -> "1:15", 3725 -> "1:02:05"; rounded to the second, negatives as 0.
 [[nodiscard]] std::string format_duration(double seconds);
@@ -72,4 +72,4 @@ class Progress {
     std::string extra_;
 };
 
-} // namespace khun
+} // namespace khun::tools

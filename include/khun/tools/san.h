@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace khun {
+namespace khun::tools {
 
 // The SAN of the legal move `m` in `pos`. The position is used to play the move for the
 // check suffix and is restored before returning.
@@ -22,4 +22,4 @@ std::string to_san(Position& pos, Move m);
 // in asean, and UCI text ("e3e4") is accepted too.
 Move parse_san(const Position& pos, const std::string& text, std::string* error = nullptr);
 
-} // namespace khun
+} // namespace khun::tools

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "khun/eval/nnue.h"
-#include "khun/tools/packed.h"
 #include "khun/rules/position.h"
+#include "khun/tools/packed.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace khun {
+namespace khun::tools {
 namespace train {
 
 // The most pieces a position can have: a record stores at most 32 (packed.h).
@@ -130,4 +130,4 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
 int train_main(const std::vector<std::string>& args, std::ostream& log);
 
 } // namespace train
-} // namespace khun
+} // namespace khun::tools

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace khun {
+namespace khun::tools {
 
 // `khun datagen [games N] [nodes N] [threads N] [random N] [openings FILE] [variant V]
 // [net default|none|FILE] [seed N] [out FILE]`: plays self-play games at a fixed node
@@ -25,4 +25,4 @@ int unpack_main(const std::vector<std::string>& files);
 // current values, and weights of rarely seen features stay as they are.
 int tune_main(const std::vector<std::string>& args);
 
-} // namespace khun
+} // namespace khun::tools
