@@ -267,7 +267,7 @@ search::Listener Session::reporter() {
     // The root: the position at `go`, which stays put while the search runs.
     const Position* pos = &engine.position();
     auto move = [this, pos](Move m) { return notation.move_out(to_uci(m, *pos)); };
-    const bool showWdl = notation.wdl && engine.option("UCI_ShowWDL") == "true";
+    const bool showWdl = notation.wdl && engine.settings().showWdl;
     l.info = [this, move, pos, showWdl](const search::Info& i) {
         if (i.pv.empty())
             return send("info depth 0 score " + notation.score(i.score) +

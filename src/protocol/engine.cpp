@@ -21,51 +21,54 @@ Engine::Engine()
 void Engine::add_options() {
     using T = EngineOption::Type;
     using Change = decltype(EngineOption::onChange);
+    using Typed = decltype(EngineOption::typed);
     auto add = [this](std::string name, T type, std::string def, long long min, long long max,
-                      std::vector<std::string> vars = {}, Change change = {}, bool hidden = false) {
+                      Typed typed = {}, std::vector<std::string> vars = {}, Change change = {},
+                      bool hidden = false) {
         opts.add({std::move(name), type, std::move(def), min, max, std::move(vars), "",
-                  std::move(change), hidden});
+                  std::move(change), hidden, typed});
     };
-    add("Threads", T::Spin, "1", 1, 512, {},
+    search::Options& so = current.search;
+    add("Threads", T::Spin, "1", 1, 512, &so.threads, {},
         [this](const EngineOption&, const std::string&, OptionResult&) { finish(); });
-    add("Hash", T::Spin, "16", 1, 1 << 20, {},
+    add("Hash", T::Spin, "16", 1, 1 << 20, &current.hashMb, {},
         [this](const EngineOption& o, const std::string&, OptionResult& r) {
             finish();
-            if (!tt.resize(size_t(std::stoll(o.value))))
+            if (!tt.resize(size_t(current.hashMb)))
                 r.error = "cannot allocate " + o.value + " MB for the hash table; keeping " +
                           std::to_string(tt.size_mb()) + " MB";
         });
-    add("Clear Hash", T::Button, "", 0, 0, {},
+    add("Clear Hash", T::Button, "", 0, 0, {}, {},
         [this](const EngineOption&, const std::string&, OptionResult&) {
             finish();
             tt.clear();
         });
     add("Ponder", T::Check, "false", 0, 0);
-    add("MultiPV", T::Spin, "1", 1, 500);
-    add("Move Overhead", T::Spin, "10", 0, 5000);
+    add("MultiPV", T::Spin, "1", 1, 500, &so.multiPV);
+    add("Move Overhead", T::Spin, "10", 0, 5000, &so.moveOverhead);
     // Play levels (skill.h), with Fairy-Stockfish's names, ranges and defaults, which
     // pychess.org sends: Skill Level (20 is full strength), or with UCI_LimitStrength on
     // a level from UCI_Elo. UCI_AnalyseMode is accepted and changes nothing.
-    add("Skill Level", T::Spin, "20", -20, 20);
-    add("UCI_LimitStrength", T::Check, "false", 0, 0);
-    add("UCI_Elo", T::Spin, "1350", 500, 2850);
+    add("Skill Level", T::Spin, "20", -20, 20, &so.skillLevel);
+    add("UCI_LimitStrength", T::Check, "false", 0, 0, &so.limitStrength);
+    add("UCI_Elo", T::Spin, "1350", 500, 2850, &so.elo);
     add("UCI_AnalyseMode", T::Check, "false", 0, 0);
     // Accepted (Cute Chess sends it) but hidden: a GUI that sees it offers Khun for
     // Fischer Random chess, which it cannot play.
     add(
-        "UCI_Chess960", T::Check, "false", 0, 0, {},
+        "UCI_Chess960", T::Check, "false", 0, 0, {}, {},
         [](const EngineOption& o, const std::string&, OptionResult& r) {
             if (o.value == "true")
                 r.note = "UCI_Chess960 has no meaning in the Makruk family; ignored";
         },
         true);
-    add("UCI_Variant", T::Combo, default_variant().name, 0, 0, variant_names(),
+    add("UCI_Variant", T::Combo, default_variant().name, 0, 0, {}, variant_names(),
         [this](const EngineOption& o, const std::string&, OptionResult&) {
             set_variant(*find_variant(o.value));
         });
     // Where the bare-king mate tables are cached; <default> is ~/.cache/khun (or
     // $XDG_CACHE_HOME/khun), <empty> keeps them in memory only.
-    add("TablebasePath", T::String, "<default>", 0, 0, {},
+    add("TablebasePath", T::String, "<default>", 0, 0, {}, {},
         [](const EngineOption& o, const std::string&, OptionResult&) {
             if (o.value != "<default>")
                 eval::tb::set_cache_dir(o.value == "<empty>" ? "" : o.value);
@@ -79,15 +82,16 @@ void Engine::add_options() {
             r.note =
                 "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
     };
-    for (const char* name : {"SutKhun", "SutMet", "SutMa"})
-        add(name, T::Check, "false", 0, 0, {}, sutra);
+    add("SutKhun", T::Check, "false", 0, 0, &current.sutKhun, {}, sutra);
+    add("SutMet", T::Check, "false", 0, 0, &current.sutMet, {}, sutra);
+    add("SutMa", T::Check, "false", 0, 0, &current.sutMa, {}, sutra);
     // Fairy-Stockfish's name: `wdl W D L` (wdl.h's model) after each UCI info score; read
     // when a search starts.
-    add("UCI_ShowWDL", T::Check, "false", 0, 0);
+    add("UCI_ShowWDL", T::Check, "false", 0, 0, &current.showWdl);
     // The network (docs/nnue.md), Stockfish's names: the built-in net by its name, or a
     // net file's path. A file that does not load is an error and the net in use stays.
     // The hash table is cleared with a change: its entries hold the old net's scores.
-    add("EvalFile", T::String, nnue::embedded_name(), 0, 0, {},
+    add("EvalFile", T::String, nnue::embedded_name(), 0, 0, {}, {},
         [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
             if (o.value == previous) return;
             finish();
@@ -105,7 +109,7 @@ void Engine::add_options() {
             }
             tt.clear();
         });
-    add("Use NNUE", T::Check, "false", 0, 0, {},
+    add("Use NNUE", T::Check, "false", 0, 0, &current.useNnue, {},
         [this](const EngineOption& o, const std::string& previous, OptionResult&) {
             if (o.value != previous) new_game();
         });
@@ -151,8 +155,7 @@ void Engine::set_variant(const Variant& v) {
 // it from its start position (the positions of the old game point at `active`).
 void Engine::apply_sutras() {
     game.reset();
-    active = with_sutras(*base, option("SutKhun") == "true", option("SutMet") == "true",
-                         option("SutMa") == "true");
+    active = with_sutras(*base, current.sutKhun, current.sutMet, current.sutMa);
     std::string err;
     game = Game::make(active.startFen, {}, active, err);
 }
@@ -180,13 +183,7 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
 
 void Engine::go(search::Limits limits, search::Listener listener) {
     finish();
-    search::Options so;
-    so.threads = std::stoi(option("Threads"));
-    so.multiPV = std::stoi(option("MultiPV"));
-    so.moveOverhead = std::stoi(option("Move Overhead"));
-    so.skillLevel = std::stoi(option("Skill Level"));
-    so.limitStrength = option("UCI_LimitStrength") == "true";
-    so.elo = std::stoi(option("UCI_Elo"));
+    search::Options so = current.search;
     if (net()) so.network = network;
     warm_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));

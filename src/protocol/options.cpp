@@ -3,6 +3,7 @@
 #include "khun/protocol/protocol.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace khun::protocol {
 
@@ -19,8 +20,21 @@ const char* option_type_name(EngineOption::Type t) {
     return "string";
 }
 
+namespace {
+
+// The typed copy of a value already checked by normalise(): a spin's number, a check's flag.
+void store(const EngineOption& o, long long number) {
+    if (auto* i = std::get_if<int*>(&o.typed)) **i = int(number);
+    if (auto* b = std::get_if<bool*>(&o.typed)) **b = o.value == "true";
+}
+
+} // namespace
+
 void OptionSet::add(EngineOption o) {
+    assert(o.type == EngineOption::Type::Spin || !std::holds_alternative<int*>(o.typed));
+    assert(o.type == EngineOption::Type::Check || !std::holds_alternative<bool*>(o.typed));
     o.value = o.defaultValue;
+    store(o, o.type == EngineOption::Type::Spin ? std::stoll(o.defaultValue) : 0);
     opts.push_back(std::move(o));
 }
 
@@ -38,9 +52,14 @@ std::string OptionSet::get(const std::string& name) const {
 
 namespace {
 
-// The value `value` stands for in option `o`, or an error (a note when it was adjusted).
-std::optional<std::string> normalise(const EngineOption& o, const std::string& value,
-                                     OptionResult& r) {
+// What `value` stands for in option `o`: its text and, for a spin, its number; or an
+// error (a note when it was adjusted).
+struct Normalised {
+    std::string text;
+    long long number = 0;
+};
+std::optional<Normalised> normalise(const EngineOption& o, const std::string& value,
+                                    OptionResult& r) {
     switch (o.type) {
     case EngineOption::Type::Spin: {
         // Past 18 characters a value is no number a GUI means: refused, not clamped.
@@ -52,7 +71,7 @@ std::optional<std::string> normalise(const EngineOption& o, const std::string& v
         }
         if (protocol::clamped(value, *n))
             r.note = "option '" + o.name + "' value " + value + " clamped to " + std::to_string(*n);
-        return std::to_string(*n);
+        return Normalised{std::to_string(*n), *n};
     }
     case EngineOption::Type::Check: {
         std::string v = lower(value);
@@ -60,7 +79,7 @@ std::optional<std::string> normalise(const EngineOption& o, const std::string& v
             r.error = "option '" + o.name + "' needs true or false, not '" + value + "'";
             return std::nullopt;
         }
-        return v;
+        return Normalised{v};
     }
     case EngineOption::Type::Combo: {
         auto m = std::find_if(o.vars.begin(), o.vars.end(),
@@ -69,9 +88,9 @@ std::optional<std::string> normalise(const EngineOption& o, const std::string& v
             r.error = "option '" + o.name + "' has no value '" + value + "'";
             return std::nullopt;
         }
-        return *m;
+        return Normalised{*m};
     }
-    default: return value;
+    default: return Normalised{value};
     }
 }
 
@@ -88,9 +107,15 @@ OptionResult OptionSet::set(const std::string& name, const std::string& value) {
     auto v = normalise(o, value, r);
     if (!v) return r;
     std::string previous = o.value;
-    o.value = *v;
+    long long previousNumber = 0; // a bound spin's number, put back with `previous`
+    if (auto* i = std::get_if<int*>(&o.typed)) previousNumber = **i;
+    o.value = v->text;
+    store(o, v->number);
     if (o.onChange) o.onChange(o, previous, r);
-    if (r.error) o.value = previous;
+    if (r.error) {
+        o.value = previous;
+        store(o, previousNumber);
+    }
     return r;
 }
 

@@ -47,6 +47,14 @@ class Engine {
         return opts.set(name, value);
     }
     [[nodiscard]] std::string option(const std::string& name) const { return opts.get(name); }
+    // The options the engine itself reads, typed, kept current by the option set.
+    struct Settings {
+        search::Options search; // Threads, MultiPV, Move Overhead, the play levels
+        int hashMb = 0;
+        bool showWdl = false, useNnue = false;
+        bool sutKhun = false, sutMet = false, sutMa = false; // the house rules
+    };
+    [[nodiscard]] const Settings& settings() const { return current; }
 
     // Search control. go() returns at once; the listener gets info lines and one bestmove.
     void go(search::Limits limits, search::Listener listener);
@@ -74,7 +82,7 @@ class Engine {
 
     // The net searches evaluate with (EvalFile, when Use NNUE is on), or nullptr.
     [[nodiscard]] const nnue::Network* net() const {
-        return option("Use NNUE") == "true" ? network.get() : nullptr;
+        return current.useNnue ? network.get() : nullptr;
     }
 
   private:
@@ -87,6 +95,7 @@ class Engine {
     const Variant* base; // the game chosen by UCI_Variant
     Variant active;      // `base` with the sutras applied; every Position points here
     std::unique_ptr<Game> game;
+    Settings current; // before `opts`, whose options write into it
     OptionSet opts;
     search::TranspositionTable tt;
     std::unique_ptr<search::Searcher> searcher;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace khun::protocol {
@@ -30,6 +31,10 @@ struct EngineOption {
     // Accepted but offered in no dialect's option list (a GUI would read more into it
     // than it does).
     bool hidden = false;
+    // The typed copy the engine reads (a spin's number, a check's flag): OptionSet keeps
+    // it equal to `value` (from the default when added, on each accepted change, and back
+    // with `value` when a change is refused), so no reader parses the text again.
+    std::variant<std::monostate, int*, bool*> typed;
 };
 
 // "spin", "check", ... as UCI and USI write the type.

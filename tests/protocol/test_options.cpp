@@ -1,0 +1,62 @@
+// The typed settings the engine reads follow the option text through every kind of
+// change: accepted, clamped, refused by the type check, refused by the option's effect.
+#include "khun/protocol/engine.h"
+
+#include <catch2/catch.hpp>
+
+using namespace khun::protocol;
+
+TEST_CASE("options: the engine's typed settings follow setoption", "[options]") {
+    Engine e;
+    const Engine::Settings& s = e.settings();
+    // The defaults, as the option list declares them.
+    CHECK(s.search.threads == 1);
+    CHECK(s.search.multiPV == 1);
+    CHECK(s.search.moveOverhead == 10);
+    CHECK(s.search.skillLevel == 20);
+    CHECK(s.search.elo == 1350);
+    CHECK(s.hashMb == 16);
+    CHECK(!s.search.limitStrength);
+    CHECK(!s.showWdl);
+    CHECK(s.useNnue == (e.option("Use NNUE") == "true"));
+
+    REQUIRE(!e.set_option("MultiPV", "3").error);
+    CHECK(s.search.multiPV == 3);
+    REQUIRE(!e.set_option("skill level", "-7").error); // names in any case
+    CHECK(s.search.skillLevel == -7);
+    REQUIRE(!e.set_option("UCI_LimitStrength", "TRUE").error);
+    CHECK(s.search.limitStrength);
+    REQUIRE(!e.set_option("UCI_ShowWDL", "true").error);
+    CHECK(s.showWdl);
+
+    // Clamped: the note, and the clamped number in both forms.
+    auto r = e.set_option("UCI_Elo", "99999");
+    CHECK(r.note);
+    CHECK(s.search.elo == 2850);
+    CHECK(e.option("UCI_Elo") == "2850");
+
+    // Refused by the type check: both forms keep the old value.
+    CHECK(e.set_option("Move Overhead", "soon").error);
+    CHECK(s.search.moveOverhead == 10);
+    CHECK(e.set_option("UCI_ShowWDL", "maybe").error);
+    CHECK(s.showWdl);
+
+    // Refused by the option's effect (the table cannot be that big): the number goes
+    // back with the text.
+    r = e.set_option("Hash", std::to_string(1 << 20));
+    if (r.error) {
+        CHECK(s.hashMb == 16);
+        CHECK(e.option("Hash") == "16");
+    } else {
+        CHECK(s.hashMb == 1 << 20);
+        REQUIRE(!e.set_option("Hash", "16").error);
+    }
+
+    // The house rules change the game through the typed flags.
+    REQUIRE(!e.set_option("SutKhun", "true").error);
+    CHECK(s.sutKhun);
+    CHECK(e.variant().sutKhun);
+    REQUIRE(!e.set_option("SutKhun", "false").error);
+    CHECK(!s.sutKhun);
+    CHECK(!e.variant().sutKhun);
+}
