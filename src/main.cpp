@@ -6,13 +6,16 @@
 #include "khun/protocol/uci.h"
 #include "khun/rules/perft.h"
 #include "khun/tools/analyse.h"
+#include "khun/tools/cli.h"
 #include "khun/tools/progress.h"
 #include "khun/tools/train.h"
 #include "khun/tools/tune.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -29,8 +32,8 @@ Usage:
                         search the built-in positions to a fixed depth (default 16 1 13)
                         and print the node count: the build's signature
   khun tbgen [DIR]      generate every bare-king mate table into DIR (default ~/.cache/khun)
-  khun datagen [games N] [nodes N] [threads N] [random N] [openings FILE]
-               [variant V] [net default|none|FILE] [seed N] [out FILE]
+  khun datagen [--games N] [--nodes N] [--threads N] [--random N] [--openings FILE]
+               [--variant V] [--net default|none|FILE] [--seed N] [--out FILE]
                         self-play games at N nodes a move (default 1000 5000 all-cores)
                         from the start or the openings plus random plies; appends a
                         32-byte record (position, score, result) per quiet position to
@@ -38,12 +41,12 @@ Usage:
                         is the built-in net, none the hand-written evaluation (omitted:
                         what `go` uses, Use NNUE's default)
   khun unpack FILE...   print records as "FEN ; result ; score" lines (White's view)
-  khun tune FILE [epochs N] [rate R] [lambda L] [reg R] [out FILE]
+  khun tune FILE [--epochs N] [--rate R] [--lambda L] [--reg R] [--out FILE]
                         fit the evaluation weights to FILE (Adam; target lambda*result +
                         (1-lambda)*sigmoid(score); reg pulls toward the current weights)
-                        and write them to src/eval_weights.cpp (defaults 300 0.5 0.5 2e-9)
-  khun train DATA... [out FILE] [epochs N] [batch N] [lr R] [lambda L] [val F]
-             [decay D] [threads N] [seed N] [init NET]
+                        and write them to src/eval/eval_weights.cpp (defaults 300 0.5 0.5 2e-9)
+  khun train DATA... [--out FILE] [--epochs N] [--batch N] [--lr R] [--lambda L]
+             [--val F] [--decay D] [--threads N] [--seed N] [--init NET]
                         fit the network to files of 32-byte training records: AdamW with
                         decay D, learning rate from R down to R/100 on a cosine, target
                         lambda*sigmoid(score/400) + (1-lambda)*result, share F held out
@@ -53,6 +56,7 @@ Usage:
   khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]
                         annotate every game: evaluations, better moves, ?! ? ??, counts
                         (default 500 ms a position; also --threads N --hash MB --quiet)
+  khun TOOL --help      a tool's options, with their defaults and ranges
   khun --help           this text
   khun --version        the version
 )";
@@ -77,31 +81,82 @@ std::string help() {
     return text.replace(text.find("%VARIANTS%"), 10, list);
 }
 
-int perft_cmd(int argc, char** argv) {
+// `khun perft N [--variant V] [FEN]`: the rules layer's check from the command line.
+int perft_cmd(const std::vector<std::string>& args) {
     using namespace khun;
+    int depth = 0;
+    std::string variant;
+    std::vector<std::string> fenWords;
+    CLI::App app{"Counts the legal move sequences of length N from a position, per root move, "
+                 "as Stockfish's `go perft` prints them.",
+                 "khun perft"};
+    app.add_option("N", depth, "the length in plies")->required()->check(CLI::Range(1, 30));
+    app.add_option("FEN", fenWords,
+                   "the position, as one argument or its words (default: the game's start)");
+    app.add_option("--variant", variant, "the game (default: makruk)")->check(tools::game_name());
+    if (auto exit = tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
     protocol::Engine engine;
-    int depth = argc > 2 ? std::atoi(argv[2]) : 0;
-    if (depth < 1 || depth > 30) {
-        std::cerr << "khun perft: depth must be a number from 1 to 30\n";
-        return 2;
-    }
-    int first = 3;
-    if (argc > 4 && std::string(argv[3]) == "--variant") {
-        const Variant* v = find_variant(argv[4]);
-        if (!v) {
-            std::cerr << "khun perft: unknown variant '" << argv[4] << "'\n";
-            return 2;
-        }
-        engine.set_variant(*v);
-        first = 5;
-    }
+    if (!variant.empty()) engine.set_variant(*find_variant(variant));
     std::string fen;
-    for (int i = first; i < argc; ++i) fen += (fen.empty() ? "" : " ") + std::string(argv[i]);
+    for (const std::string& w : fenWords) fen += (fen.empty() ? "" : " ") + w;
     if (auto err = engine.set_position(fen, {})) {
         std::cerr << "khun perft: " << *err << "\n";
-        return 2;
+        return tools::BadArguments;
     }
     std::cout << perft_report(engine.position(), depth);
+    return 0;
+}
+
+// Stockfish's positional form, which OpenBench-style runners call; the UCI `bench`
+// command does the work (and brings numbers out of range within it).
+int bench_cmd(const std::vector<std::string>& args) {
+    long long numbers[3] = {};
+    CLI::App app{"Searches the built-in positions to a fixed depth and prints the node count: "
+                 "the build's signature (with one thread).",
+                 "khun bench"};
+    CLI::Option* given[3] = {
+        app.add_option("hash", numbers[0], "hash table size in MB (default 16)"),
+        app.add_option("threads", numbers[1], "search threads (default 1)"),
+        app.add_option("depth", numbers[2], "the depth (default 13)")};
+    if (auto exit = khun::tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
+    std::string line = "bench";
+    for (int i = 0; i < 3; ++i)
+        if (given[i]->count()) line += " " + std::to_string(numbers[i]);
+    khun::protocol::Engine engine;
+    khun::protocol::Uci uci(engine, std::cout);
+    uci.command(line);
+    return 0;
+}
+
+// Every bare-king table generated afresh and cached, with what it holds.
+int tbgen_cmd(const std::vector<std::string>& args) {
+    std::string dirArg;
+    CLI::App app{"Generates every bare-king mate table and caches it in DIR, with a line of "
+                 "what each holds.",
+                 "khun tbgen"};
+    app.add_option("DIR", dirArg, "the cache folder (default: ~/.cache/khun)");
+    if (auto exit = khun::tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
+    if (!dirArg.empty()) khun::eval::tb::set_cache_dir(dirArg);
+    const std::string dir = khun::eval::tb::cache_dir();
+    std::cout << "cache: " << (dir.empty() ? "none (memory only)" : dir) << "\n";
+    const auto& names = khun::eval::tb::materials();
+    khun::tools::Progress progress(std::cerr, "tbgen", "tables", names.size());
+    uint64_t built = 0;
+    for (const std::string& name : names) {
+        progress.update(built, "building " + name);
+        auto s = khun::eval::tb::generate(name);
+        ++built;
+        // The table's line goes to stdout at the start of a clean line.
+        progress.clear();
+        char line[160];
+        std::snprintf(line, sizeof line,
+                      "%-5s %9llu positions  %5.1f%% won  longest mate %2d  %5.2f s  %8zu bytes",
+                      s->name.c_str(), (unsigned long long)s->positions, 100 * s->wonShare,
+                      s->longestMate, s->seconds, s->bytes);
+        std::cout << line << (s->file.empty() ? "  (not cached)" : "") << std::endl;
+    }
+    progress.update(built);
+    progress.finish();
     return 0;
 }
 
@@ -118,48 +173,16 @@ int main(int argc, char** argv) {
         std::cout << "Khun " << KHUN_VERSION << "\n";
         return 0;
     }
-    if (cmd == "perft") return perft_cmd(argc, argv);
-    if (cmd == "analyse") return khun::tools::analyse_main({argv + 2, argv + argc});
-    if (cmd == "unpack") return khun::tools::unpack_main({argv + 2, argv + argc});
-    if (cmd == "train") return khun::tools::train::train_main({argv + 2, argv + argc}, std::cerr);
-    if (cmd == "datagen" || cmd == "tune") {
-        std::vector<std::string> args(argv + 2, argv + argc);
-        return cmd == "datagen" ? khun::tools::datagen_main(args) : khun::tools::tune_main(args);
-    }
-    if (cmd == "bench") {
-        khun::protocol::Engine engine;
-        khun::protocol::Uci uci(engine, std::cout);
-        std::string line = "bench";
-        for (int i = 2; i < argc; ++i) line += " " + std::string(argv[i]);
-        uci.command(line);
-        return 0;
-    }
-    if (cmd == "tbgen") {
-        // Every bare-king table generated afresh and cached, with what it holds.
-        if (argc > 2) khun::eval::tb::set_cache_dir(argv[2]);
-        const std::string dir = khun::eval::tb::cache_dir();
-        std::cout << "cache: " << (dir.empty() ? "none (memory only)" : dir) << "\n";
-        const auto& names = khun::eval::tb::materials();
-        khun::tools::Progress progress(std::cerr, "tbgen", "tables", names.size());
-        uint64_t built = 0;
-        for (const std::string& name : names) {
-            progress.update(built, "building " + name);
-            auto s = khun::eval::tb::generate(name);
-            ++built;
-            // The table's line goes to stdout at the start of a clean line.
-            progress.clear();
-            char line[160];
-            std::snprintf(
-                line, sizeof line,
-                "%-5s %9llu positions  %5.1f%% won  longest mate %2d  %5.2f s  %8zu bytes",
-                s->name.c_str(), (unsigned long long)s->positions, 100 * s->wonShare,
-                s->longestMate, s->seconds, s->bytes);
-            std::cout << line << (s->file.empty() ? "  (not cached)" : "") << std::endl;
-        }
-        progress.update(built);
-        progress.finish();
-        return 0;
-    }
+    // A tool's arguments: the words after its name.
+    const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
+    if (cmd == "perft") return perft_cmd(args);
+    if (cmd == "bench") return bench_cmd(args);
+    if (cmd == "tbgen") return tbgen_cmd(args);
+    if (cmd == "analyse") return khun::tools::analyse_main(args);
+    if (cmd == "unpack") return khun::tools::unpack_main(args);
+    if (cmd == "train") return khun::tools::train::train_main(args, std::cerr);
+    if (cmd == "datagen") return khun::tools::datagen_main(args);
+    if (cmd == "tune") return khun::tools::tune_main(args);
     if (!cmd.empty()) {
         std::cerr << "khun: unknown command '" << cmd << "'\n" << help();
         return 2;

@@ -3,7 +3,7 @@
 
 usage: pgn2data.py [--khun PATH] [--ignore NAME]... OUT PGN...
 
-Appends one 32-byte record (include/khun/packed.h) per quiet position of each game to OUT:
+Appends one 32-byte record (include/khun/tools/packed.h) per quiet position of each game to OUT:
 the position, the game's result and the score in centipawns (White's view), the format
 `khun datagen` writes and `khun tune` and `khun train` read. A position is
 kept when the side to move is not in check, the move played from it is neither a
@@ -26,7 +26,7 @@ KINDS = {"p": 1, "n": 2, "s": 3, "m": 4, "r": 5, "k": 7}  # makruk's letters, Pi
 
 
 def pack(fen, white_result, white_score):
-    """The 32-byte record of include/khun/packed.h for a makruk FEN (game index 0)."""
+    """The 32-byte record of include/khun/tools/packed.h for a makruk FEN (game index 0)."""
     f = fen.split()
     occ, nibbles = 0, []
     squares = {}

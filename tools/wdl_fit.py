@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fit Khun's win/draw/loss model (src/wdl.cpp) to its own games.
+"""Fit Khun's win/draw/loss model (src/eval/wdl.cpp) to its own games.
 
 Reads `khun datagen` records as text (`khun unpack data.bin > data.txt`): lines
 `FEN ; result ; score` (result 1 / 0.5 / 0 and the search
@@ -11,13 +11,13 @@ it prints as `cp`), and fits
     draw       = 1 - win - loss
 
 with a and b cubic polynomials in x = clamp(m, MLO, MHI) / 64, m the material count of
-src/wdl.cpp (bia 1, met 2, khon 3, ma 3, ruea 5, ai-wok 8, both sides; 64 at the start),
+src/eval/wdl.cpp (bia 1, met 2, khon 3, ma 3, ruea 5, ai-wok 8, both sides; 64 at the start),
 by maximum likelihood over the W/D/L outcome of every position, as Stockfish's WDL_model
 does: first a and b alone for each material count, then a cubic through them (weighted
 by positions) as the start of a direct fit of the eight coefficients.
 
 Positions with a count running (FEN field 4 is not `-`) are left out of the fit: the
-model scales their win and loss by the plies left (see src/wdl.cpp); the script reports
+model scales their win and loss by the plies left (see src/eval/wdl.cpp); the script reports
 how that does on them.
 
 Only the standard library: the data is binned by (material, score) and the fits use
@@ -158,7 +158,7 @@ def main():
     ap.add_argument('data', nargs='+')
     ap.add_argument('--mlo', type=int, default=10, help='lowest material the model is fitted for')
     ap.add_argument('--mhi', type=int, default=64, help='highest material')
-    ap.add_argument('--horizon', type=int, default=40, help="count horizon in plies (src/wdl.cpp)")
+    ap.add_argument('--horizon', type=int, default=40, help="count horizon in plies (src/eval/wdl.cpp)")
     ap.add_argument('--min-decisive', type=int, default=300,
                     help='decisive games a material range needs for its own (a, b) fit')
     ap.add_argument('--vbin', type=int, default=4, help='scores are binned to this width')

@@ -5,6 +5,7 @@
 
 #include "khun/rules/movegen.h"
 #include "khun/search/timeman.h"
+#include "khun/tools/cli.h"
 #include "khun/tools/progress.h"
 #include "khun/tools/san.h"
 
@@ -223,49 +224,29 @@ int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err,
 int analyse_main(const std::vector<std::string>& args) {
     AnalyseOptions opts;
     std::string file, outFile;
-    auto number = [](const std::string& s, int lo, int hi) -> std::optional<int> {
-        try {
-            size_t used = 0;
-            int v = std::stoi(s, &used);
-            if (used != s.size() || v < lo || v > hi) return std::nullopt;
-            return v;
-        } catch (...) {
-            return std::nullopt;
-        }
-    };
-    for (size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const bool hasValue = i + 1 < args.size();
-        std::optional<int> v;
-        if (a == "--depth" && hasValue && (v = number(args[i + 1], 1, MAX_PLY - 1)))
-            opts.depth = *v, ++i;
-        else if (a == "--movetime" && hasValue && (v = number(args[i + 1], 1, 86400000)))
-            opts.movetime = *v, ++i;
-        else if (a == "--threads" && hasValue && (v = number(args[i + 1], 1, 512)))
-            opts.threads = *v, ++i;
-        else if (a == "--hash" && hasValue && (v = number(args[i + 1], 1, 1 << 20)))
-            opts.hashMb = *v, ++i;
-        else if (a == "--out" && hasValue)
-            outFile = args[++i];
-        else if (a == "--quiet")
-            opts.progress = false;
-        else if (file.empty() && (a == "-" || a.rfind("--", 0) != 0))
-            file = a;
-        else {
-            std::cerr << "khun analyse: bad argument '" << a << "'\n"
-                      << "usage: khun analyse GAMES.pgn [--movetime MS | --depth D] [--threads N] "
-                         "[--hash MB] [--out FILE] [--quiet]\n";
-            return 2;
-        }
-    }
-    if (file.empty()) {
-        std::cerr << "khun analyse: no PGN file given\n";
-        return 2;
-    }
-    if (opts.depth && opts.movetime) {
-        std::cerr << "khun analyse: give --movetime or --depth, not both\n";
-        return 2;
-    }
+    bool quiet = false;
+    CLI::App app{"Annotates every game of a PGN file: the evaluation after each move, the better "
+                 "move where the game left it, ?! ? ?? by the win chance a move gave away, and "
+                 "where a count starts. Writes the games to stdout or --out; progress on stderr.",
+                 "khun analyse"};
+    app.add_option("GAMES", file, "the PGN file (- for stdin)")->required();
+    auto* movetime = app.add_option("--movetime", opts.movetime,
+                                    "milliseconds a position (default " +
+                                        std::to_string(DefaultAnalyseMovetime) + ")");
+    movetime->check(CLI::Range(1, 86400000));
+    app.add_option("--depth", opts.depth, "a fixed depth a position instead")
+        ->check(CLI::Range(1, MAX_PLY - 1))
+        ->excludes(movetime);
+    app.add_option("--threads", opts.threads, "search threads")
+        ->check(CLI::Range(1, 512))
+        ->capture_default_str();
+    app.add_option("--hash", opts.hashMb, "hash table size in MB")
+        ->check(CLI::Range(1, 1 << 20))
+        ->capture_default_str();
+    app.add_option("--out", outFile, "write the annotated games to FILE instead of stdout");
+    app.add_flag("--quiet", quiet, "no progress line");
+    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
+    opts.progress = !quiet;
     std::ifstream inFile;
     if (file != "-") {
         inFile.open(file);

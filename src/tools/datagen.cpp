@@ -1,5 +1,6 @@
 #include "khun/protocol/engine.h"
 #include "khun/rules/movegen.h"
+#include "khun/tools/cli.h"
 #include "khun/tools/packed.h"
 #include "khun/tools/progress.h"
 #include "khun/tools/tune.h"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <random>
@@ -113,45 +115,31 @@ void play_game(protocol::Engine& engine, std::mt19937_64& rng, const DatagenConf
 
 int datagen_main(const std::vector<std::string>& args) {
     DatagenConfig cfg;
-    for (size_t i = 0; i < args.size(); i += 2) {
-        const std::string& k = args[i];
-        if (i + 1 == args.size()) {
-            std::cerr << "datagen: " << k << " needs a value\n";
-            return 2;
-        }
-        const std::string& v = args[i + 1];
-        try {
-            if (k == "games")
-                cfg.games = std::stoi(v);
-            else if (k == "nodes")
-                cfg.nodes = std::max(1, std::stoi(v));
-            else if (k == "threads")
-                cfg.threads = std::clamp(std::stoi(v), 1, 512);
-            else if (k == "random")
-                cfg.randomPlies = std::clamp(std::stoi(v), 0, 100);
-            else if (k == "seed")
-                cfg.seed = std::stoull(v);
-            else if (k == "out")
-                cfg.out = v;
-            else if (k == "openings")
-                cfg.openings = v;
-            else if (k == "variant")
-                cfg.variant = v;
-            else if (k == "net")
-                cfg.net = v;
-            else {
-                std::cerr << "datagen: unknown parameter '" << k << "'\n";
-                return 2;
-            }
-        } catch (...) {
-            std::cerr << "datagen: bad value '" << v << "' for " << k << "\n";
-            return 2;
-        }
-    }
-    if (!find_variant(cfg.variant)) {
-        std::cerr << "datagen: unknown game '" << cfg.variant << "'\n";
-        return 2;
-    }
+    CLI::App app{"Self-play games at a fixed node count from the start position or the openings "
+                 "file's positions plus a few random plies; appends one 32-byte record "
+                 "(position, search score, game result) per quiet position to the output file, "
+                 "for `khun train` and `khun tune`.",
+                 "khun datagen"};
+    app.add_option("--games", cfg.games, "games to play")->capture_default_str();
+    // Out-of-range counts are brought within their range rather than refused: a run asked
+    // for 0 threads or 1000 random plies still does what is nearest.
+    app.add_option("--nodes", cfg.nodes, "nodes searched a move")
+        ->transform(CLI::Bound(1, std::numeric_limits<int>::max()).description("at least 1"))
+        ->capture_default_str();
+    app.add_option("--threads", cfg.threads, "games played at once (default: every core)")
+        ->transform(CLI::Bound(1, 512));
+    app.add_option("--random", cfg.randomPlies,
+                   "random plies before the search plays (default: 8 from the start "
+                   "position, 2 after an opening)")
+        ->transform(CLI::Bound(0, 100));
+    app.add_option("--openings", cfg.openings, "a file of FEN/EPD lines to start from");
+    app.add_option("--variant", cfg.variant, "the game")->check(game_name())->capture_default_str();
+    app.add_option("--net", cfg.net,
+                   "the evaluation: default (the built-in net), none (the hand-written "
+                   "evaluation) or a net file (default: what `go` uses, Use NNUE's default)");
+    app.add_option("--seed", cfg.seed, "the games' random seed")->capture_default_str();
+    app.add_option("--out", cfg.out, "the file the records are appended to")->capture_default_str();
+    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
     std::vector<std::string> openings;
     if (!cfg.openings.empty()) {
         std::string error;
@@ -226,11 +214,13 @@ int datagen_main(const std::vector<std::string>& args) {
     return out ? 0 : 2;
 }
 
-int unpack_main(const std::vector<std::string>& files) {
-    if (files.empty()) {
-        std::cerr << "unpack: name one or more record files\n";
-        return 2;
-    }
+int unpack_main(const std::vector<std::string>& args) {
+    std::vector<std::string> files;
+    CLI::App app{"Prints the records of datagen's files as \"FEN ; result ; score\" lines, "
+                 "the result and score from White's side.",
+                 "khun unpack"};
+    app.add_option("FILE", files, "record files")->required();
+    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
     for (const std::string& file : files) {
         std::ifstream in(file, std::ios::binary);
         if (!in) {

@@ -6,6 +6,7 @@
 #include "khun/rules/prng.h"
 #include "khun/rules/variant.h"
 #include "khun/search/thread.h"
+#include "khun/tools/cli.h"
 #include "khun/tools/progress.h"
 
 #include <algorithm>
@@ -555,85 +556,43 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
 
 // --- The command -----------------------------------------------------------------------
 
-namespace {
-
-// A whole argument as a number, or nothing.
-std::optional<double> number(const std::string& s) {
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end || !std::isfinite(v)) return std::nullopt;
-    return v;
-}
-
-} // namespace
-
 int train_main(const std::vector<std::string>& args, std::ostream& log) {
-    const char* usage = "usage: khun train DATA [DATA...] [out FILE] [epochs N] [batch N] [lr R] "
-                        "[lambda L] [val F] [decay D] [threads N] [seed N] [init NETFILE]\n";
-    const std::vector<std::string> keys = {"out", "epochs", "batch",   "lr",   "lambda",
-                                           "val", "decay",  "threads", "seed", "init"};
     Options opt;
     opt.threads = int(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::string> files;
     std::string outFile, initFile;
-    size_t i = 0;
-    for (; i < args.size() && std::find(keys.begin(), keys.end(), args[i]) == keys.end(); ++i)
-        files.push_back(args[i]);
-    for (; i < args.size(); i += 2) {
-        const std::string& key = args[i];
-        if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-            log << "train: unknown option '" << key << "'\n" << usage;
-            return 2;
-        }
-        if (i + 1 == args.size()) {
-            log << "train: '" << key << "' needs a value\n" << usage;
-            return 2;
-        }
-        const std::string& value = args[i + 1];
-        if (key == "out") {
-            outFile = value;
-            continue;
-        }
-        if (key == "init") {
-            initFile = value;
-            continue;
-        }
-        const auto v = number(value);
-        const auto bad = [&](const char* range) {
-            log << "train: " << key << " must be " << range << ", not '" << value << "'\n";
-            return 2;
-        };
-        const bool whole = v && *v == std::floor(*v);
-        if (key == "epochs") {
-            if (!whole || *v < 1 || *v > 1e6) return bad("a whole number from 1");
-            opt.epochs = int(*v);
-        } else if (key == "batch") {
-            if (!whole || *v < 1 || *v > 1e8) return bad("a whole number from 1");
-            opt.batch = int(*v);
-        } else if (key == "threads") {
-            if (!whole || *v < 1 || *v > 1024) return bad("a whole number from 1 to 1024");
-            opt.threads = int(*v);
-        } else if (key == "seed") {
-            if (!whole || *v < 0 || *v > 9e15) return bad("a whole number from 0");
-            opt.seed = uint64_t(*v);
-        } else if (key == "lr") {
-            if (!v || *v <= 0 || *v > 10) return bad("a number above 0");
-            opt.lr = float(*v);
-        } else if (key == "lambda") {
-            if (!v || *v < 0 || *v > 1) return bad("a number from 0 to 1");
-            opt.lambda = float(*v);
-        } else if (key == "val") {
-            if (!v || *v < 0 || *v >= 1) return bad("a number from 0 to below 1");
-            opt.val = *v;
-        } else if (key == "decay") {
-            if (!v || *v < 0 || *v > 100) return bad("a number from 0");
-            opt.decay = float(*v);
-        }
-    }
-    if (files.empty()) {
-        log << usage;
-        return 2;
-    }
+    CLI::App app{"Fits the network to files of 32-byte training records: AdamW with weight "
+                 "decay, the learning rate from lr down to lr/100 on a cosine, target "
+                 "lambda * sigmoid(score/400) + (1 - lambda) * result, a share of the games "
+                 "held out for validation. Writes the quantised net (docs/nnue.md).",
+                 "khun train"};
+    app.add_option("DATA", files, "files of datagen's records")->required();
+    app.add_option("--out", outFile, "the net file (default: its own name, nn-<hash>.nnue)");
+    app.add_option("--epochs", opt.epochs, "passes over the training records")
+        ->check(CLI::Range(1, 1000000))
+        ->capture_default_str();
+    app.add_option("--batch", opt.batch, "records a step")
+        ->check(CLI::Range(1, 100000000))
+        ->capture_default_str();
+    app.add_option("--lr", opt.lr, "the first step's learning rate")
+        ->check(real_in(0, 10, true))
+        ->capture_default_str();
+    app.add_option("--lambda", opt.lambda, "the score's share of the target")
+        ->check(real_in(0, 1))
+        ->capture_default_str();
+    app.add_option("--val", opt.val, "the share of the records held out for validation")
+        ->check(real_in(0, 1, false, true))
+        ->capture_default_str();
+    app.add_option("--decay", opt.decay, "AdamW's weight decay")
+        ->check(real_in(0, 100))
+        ->capture_default_str();
+    app.add_option("--threads", opt.threads, "threads (default: every core)")
+        ->check(CLI::Range(1, 1024));
+    app.add_option("--seed", opt.seed, "the random seed of the first weights and the shuffles")
+        ->check(CLI::Range(uint64_t(0), uint64_t(9e15)))
+        ->capture_default_str();
+    app.add_option("--init", initFile, "a net file to start from instead of random weights");
+    if (auto exit = parse_args(app, args, std::cout, log)) return *exit;
 
     std::vector<PackedPosition> data;
     for (const std::string& f : files)

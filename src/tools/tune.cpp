@@ -3,6 +3,7 @@
 #include "khun/eval/eval_params.h"
 #include "khun/eval/evaluate.h"
 #include "khun/rules/position.h"
+#include "khun/tools/cli.h"
 #include "khun/tools/packed.h"
 #include "khun/tools/progress.h"
 
@@ -119,30 +120,28 @@ void write_weights(const std::string& file, const Weights& w) {
 } // namespace
 
 int tune_main(const std::vector<std::string>& args) {
-    if (args.empty()) {
-        std::cerr << "usage: khun tune DATA [epochs N] [rate R] [lambda L] [reg R] [out FILE]\n";
-        return 2;
-    }
-    Position::init();
     int epochs = 300;
     double rate = 0.5, lambda = 0.5, reg = 2e-9;
-    std::string outFile = "src/eval_weights.cpp";
-    for (size_t i = 1; i + 1 < args.size(); i += 2) {
-        if (args[i] == "epochs")
-            epochs = std::atoi(args[i + 1].c_str());
-        else if (args[i] == "out")
-            outFile = args[i + 1];
-        else if (args[i] == "rate")
-            rate = std::atof(args[i + 1].c_str());
-        else if (args[i] == "lambda")
-            lambda = std::atof(args[i + 1].c_str());
-        else if (args[i] == "reg")
-            reg = std::atof(args[i + 1].c_str());
-    }
+    std::string dataFile, outFile = "src/eval/eval_weights.cpp";
+    CLI::App app{"Fits the hand-written evaluation's weights to the makruk records of DATA "
+                 "(Adam; target lambda * result + (1 - lambda) * sigmoid(score); reg pulls "
+                 "toward the current weights) and writes them as C++ source (TUNING.md).",
+                 "khun tune"};
+    app.add_option("DATA", dataFile, "a file of datagen's records")
+        ->required()
+        ->check(CLI::ExistingFile);
+    app.add_option("--epochs", epochs, "passes of Adam over the data")->capture_default_str();
+    app.add_option("--rate", rate, "Adam's learning rate")->capture_default_str();
+    app.add_option("--lambda", lambda, "the game result's share of the target")
+        ->capture_default_str();
+    app.add_option("--reg", reg, "the pull toward the current weights")->capture_default_str();
+    app.add_option("--out", outFile, "the weights' source file")->capture_default_str();
+    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
+    Position::init();
     Dataset d;
     // Search scores are turned into expected results with a fixed, typical K.
-    if (!load(args[0], d, lambda, 1.0)) {
-        std::cerr << "tune: no usable positions in " << args[0] << "\n";
+    if (!load(dataFile, d, lambda, 1.0)) {
+        std::cerr << "tune: no usable positions in " << dataFile << "\n";
         return 2;
     }
     Weights w(2 * eval::PARAM_NB);

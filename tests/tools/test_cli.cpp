@@ -1,10 +1,13 @@
-// The real binary: a UCI conversation over pipes and the command-line perft tool.
+// The real binary: a UCI conversation over pipes, the command-line perft tool and the
+// tools' command lines.
 #include "helpers.h"
 #include "khun/protocol/engine.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,7 +18,7 @@ using namespace testutil;
 namespace {
 
 struct Run {
-    std::string out;
+    std::string out, err;
     std::vector<std::string> lines;
     int exitCode = -1;
 };
@@ -26,16 +29,17 @@ std::string shell_quote(const std::string& s) {
     return q + "'";
 }
 
-// Runs khun with `args`, feeding `input` on stdin; stdout is captured, stderr discarded.
+// Runs khun with `args`, feeding `input` on stdin; stdout and stderr are captured.
 Run run_khun(const std::string& input, const std::vector<std::string>& args = {}) {
     char path[] = "/tmp/khun-test-input-XXXXXX";
     int fd = mkstemp(path);
     REQUIRE(fd >= 0);
     REQUIRE(write(fd, input.data(), input.size()) == ssize_t(input.size()));
     close(fd);
+    const std::string errPath = std::string(path) + ".err";
     std::string cmd = shell_quote(KHUN_BINARY);
     for (const std::string& a : args) cmd += " " + shell_quote(a);
-    cmd += " < " + shell_quote(path) + " 2>/dev/null";
+    cmd += " < " + shell_quote(path) + " 2>" + shell_quote(errPath);
     Run r;
     FILE* p = popen(cmd.c_str(), "r");
     REQUIRE(p);
@@ -44,6 +48,13 @@ Run run_khun(const std::string& input, const std::vector<std::string>& args = {}
     while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
     int status = pclose(p);
     unlink(path);
+    {
+        std::ifstream errFile(errPath);
+        std::stringstream e;
+        e << errFile.rdbuf();
+        r.err = e.str();
+    }
+    unlink(errPath.c_str());
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::istringstream is(r.out);
     for (std::string line; std::getline(is, line);) r.lines.push_back(line);
@@ -265,12 +276,90 @@ TEST_CASE("cli: khun perft refuses a bad depth or FEN", "[cli]") {
     CHECK(count_prefix(bad, "Nodes searched") == 0);
 }
 
+TEST_CASE("cli: khun perft in another game, and its bad options", "[cli]") {
+    Run r = run_khun("", {"perft", "2", "--variant", "cambodian"});
+    CHECK(r.exitCode == 0);
+    CHECK(count_prefix(r, "Nodes searched: ") == 1);
+    CHECK(run_khun("", {"perft", "31"}).exitCode == 2);
+    CHECK(run_khun("", {"perft"}).exitCode == 2);
+    Run game = run_khun("", {"perft", "2", "--variant", "chess"});
+    CHECK(game.exitCode == 2);
+    CHECK(game.err.find("unknown game 'chess'") != std::string::npos);
+}
+
+// Every tool's command line is parsed the same way (tools/cli.h): a generated --help on
+// stdout, and any bad argument one line on stderr with exit code 2.
+TEST_CASE("cli: every tool has --help and refuses a bad option with exit code 2", "[cli]") {
+    for (const std::string tool :
+         {"perft", "bench", "tbgen", "datagen", "unpack", "tune", "train", "analyse"}) {
+        INFO(tool);
+        Run help = run_khun("", {tool, "--help"});
+        CHECK(help.exitCode == 0);
+        CHECK(help.out.find("Usage: khun " + tool + " ") != std::string::npos);
+        CHECK(help.out.find("--help") != std::string::npos);
+        CHECK(help.err.empty());
+        // The tools that take a subject get one (any existing file: the arguments are
+        // refused before it is read), so that the option is what is wrong.
+        std::vector<std::string> args{tool};
+        if (tool == "perft") args.push_back("2");
+        if (tool == "unpack" || tool == "tune" || tool == "train" || tool == "analyse")
+            args.push_back(std::string(KHUN_TEST_DATA) + "/tools/games-pychess.pgn");
+        args.push_back("--no-such-option");
+        Run bad = run_khun("", args);
+        CHECK(bad.exitCode == 2);
+        CHECK(bad.out.empty());
+        CHECK(bad.err == "khun " + tool +
+                             ": The following argument was not expected: --no-such-option; see "
+                             "khun " +
+                             tool + " --help\n");
+    }
+    // The top-level help lists the tools in their new form.
+    Run top = run_khun("", {"--help"});
+    CHECK(top.exitCode == 0);
+    CHECK(top.out.find("khun datagen [--games N]") != std::string::npos);
+    CHECK(top.out.find("khun train DATA... [--out FILE]") != std::string::npos);
+    CHECK(top.out.find("khun TOOL --help") != std::string::npos);
+    // Non-numbers, numbers out of range, options without a value, missing files.
+    const std::vector<std::vector<std::string>> refused = {
+        {"bench", "x"},
+        {"bench", "16", "1", "13", "4"},
+        {"datagen", "--nodes", "many"},
+        {"datagen", "--threads"},
+        {"tune", "/nonexistent/data.bin"},
+        {"tune", "/nonexistent/data.bin", "--epochs", "x"},
+        {"train", "/nonexistent/data.bin"},
+        {"train", "/nonexistent/data.bin", "--threads", "0"},
+        {"analyse", "/nonexistent/games.pgn"},
+        {"analyse", "-", "--depth", "2", "--movetime", "100"},
+        {"analyse", "-", "--hash", "0"},
+        {"unpack"},
+        {"unpack", "/nonexistent/data.bin"},
+        {"tbgen", "a", "b"},
+    };
+    for (const auto& args : refused) {
+        INFO(args[0] << " " << (args.size() > 1 ? args[1] : ""));
+        Run r = run_khun("", args);
+        CHECK(r.exitCode == 2);
+        // Named by the tool: "khun tune: ..." from the parser, "unpack: ..." from the tool.
+        const bool named =
+            r.err.rfind("khun " + args[0] + ": ", 0) == 0 || r.err.rfind(args[0] + ": ", 0) == 0;
+        CHECK(named);
+        CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    }
+}
+
+TEST_CASE("cli: khun bench keeps Stockfish's positional form", "[cli]") {
+    Run r = run_khun("", {"bench", "16", "1", "2"});
+    CHECK(r.exitCode == 0);
+    CHECK(count_prefix(r, "Nodes searched  : ") == 1);
+}
+
 TEST_CASE("cli: datagen writes records that unpack to legal positions of its games", "[cli]") {
     testutil::init();
     const std::string out = "/tmp/khun-test-datagen-" + std::to_string(getpid()) + ".bin";
     std::remove(out.c_str());
-    Run gen = run_khun("", {"datagen", "games", "3", "nodes", "300", "threads", "2", "seed", "5",
-                            "random", "6", "out", out});
+    Run gen = run_khun("", {"datagen", "--games", "3", "--nodes", "300", "--threads", "2", "--seed",
+                            "5", "--random", "6", "--out", out});
     REQUIRE(gen.exitCode == 0);
     std::ifstream in(out, std::ios::binary | std::ios::ate);
     REQUIRE(in.good());
@@ -291,9 +380,9 @@ TEST_CASE("cli: datagen writes records that unpack to legal positions of its gam
         CHECK(std::abs(std::stoi(f[2])) < 1000);
     }
     // Bad parameters and a damaged file are errors, not crashes.
-    CHECK(run_khun("", {"datagen", "games", "x"}).exitCode == 2);
-    CHECK(run_khun("", {"datagen", "net", "/nonexistent.nnue", "games", "1"}).exitCode == 2);
-    CHECK(run_khun("", {"datagen", "variant", "chess"}).exitCode == 2);
+    CHECK(run_khun("", {"datagen", "--games", "x"}).exitCode == 2);
+    CHECK(run_khun("", {"datagen", "--net", "/nonexistent.nnue", "--games", "1"}).exitCode == 2);
+    CHECK(run_khun("", {"datagen", "--variant", "chess"}).exitCode == 2);
     std::ofstream(out, std::ios::binary | std::ios::app) << "xyz";
     CHECK(run_khun("", {"unpack", out}).exitCode == 2);
     std::remove(out.c_str());
@@ -306,9 +395,9 @@ TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written
     auto records = [](const std::vector<std::string>& net) {
         const std::string out = "/tmp/khun-test-datagen-net-" + std::to_string(getpid()) + ".bin";
         std::remove(out.c_str());
-        std::vector<std::string> args = {"datagen", "games", "1",    "nodes", "200",
-                                         "threads", "1",     "seed", "7",     "random",
-                                         "4",       "out",   out};
+        std::vector<std::string> args = {"datagen",   "--games", "1",      "--nodes", "200",
+                                         "--threads", "1",       "--seed", "7",       "--random",
+                                         "4",         "--out",   out};
         args.insert(args.end(), net.begin(), net.end());
         REQUIRE(run_khun("", args).exitCode == 0);
         std::ifstream in(out, std::ios::binary);
@@ -317,8 +406,8 @@ TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written
         REQUIRE(!bytes.empty());
         return bytes;
     };
-    const std::string builtin = records({"net", "default"});
-    const std::string handWritten = records({"net", "none"});
+    const std::string builtin = records({"--net", "default"});
+    const std::string handWritten = records({"--net", "none"});
     CHECK(builtin != handWritten);
     // Omitted, it is what `go` uses: Use NNUE's default.
     const bool netByDefault = khun::protocol::Engine().option("Use NNUE") == "true";

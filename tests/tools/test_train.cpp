@@ -254,10 +254,10 @@ TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
               std::vector<PackedPosition>(data.begin() + 2500, data.begin() + 4000));
         const auto run = [&](const std::string& out, const std::string& threads) {
             std::ostringstream log;
-            const int rc =
-                train::train_main({dir.file("a.bin"), dir.file("b.bin"), "epochs", "3", "batch",
-                                   "512", "threads", threads, "seed", "5", "out", dir.file(out)},
-                                  log);
+            const int rc = train::train_main({dir.file("a.bin"), dir.file("b.bin"), "--epochs", "3",
+                                              "--batch", "512", "--threads", threads, "--seed", "5",
+                                              "--out", dir.file(out)},
+                                             log);
             INFO(log.str());
             REQUIRE(rc == 0);
             CHECK(log.str().find("quantised") != std::string::npos);
@@ -271,8 +271,8 @@ TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
         CHECK(loaded.name == nnue::net_name(a));
         // Continuing from it works too.
         std::ostringstream log;
-        CHECK(train::train_main({dir.file("a.bin"), "epochs", "1", "threads", "1", "init",
-                                 dir.file("a.nnue"), "out", dir.file("c.nnue")},
+        CHECK(train::train_main({dir.file("a.bin"), "--epochs", "1", "--threads", "1", "--init",
+                                 dir.file("a.nnue"), "--out", dir.file("c.nnue")},
                                 log) == 0);
     }
 }
@@ -283,7 +283,7 @@ TEST_CASE("damaged training data is refused", "[train]") {
     for (const PackedPosition& p : data) REQUIRE(!p.damage());
     const auto refused = [&](const std::string& file, const std::string& why) {
         std::ostringstream log;
-        CHECK(train::train_main({file, "threads", "1"}, log) == 2);
+        CHECK(train::train_main({file, "--threads", "1"}, log) == 2);
         INFO(log.str());
         CHECK(log.str().find(why) != std::string::npos);
     };
@@ -320,11 +320,20 @@ TEST_CASE("damaged training data is refused", "[train]") {
         refused(dir.file("none.bin"), "cannot open");
         write(dir.file("ok.bin"), data);
         std::ostringstream log;
-        CHECK(train::train_main({dir.file("ok.bin"), "epochs", "0"}, log) == 2);
-        CHECK(train::train_main({dir.file("ok.bin"), "lambda", "2"}, log) == 2);
-        CHECK(train::train_main({dir.file("ok.bin"), "speed", "3"}, log) == 2);
-        CHECK(train::train_main({dir.file("ok.bin"), "epochs"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--epochs", "0"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--lambda", "2"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--lr", "0"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--val", "1"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--seed", "-1"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--batch", "x"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--speed", "3"}, log) == 2);
+        CHECK(train::train_main({dir.file("ok.bin"), "--epochs"}, log) == 2);
         CHECK(train::train_main({}, log) == 2);
+        // Each refusal is one line naming the tool, the option and where the help is.
+        std::ostringstream one;
+        CHECK(train::train_main({dir.file("ok.bin"), "--lambda", "2"}, one) == 2);
+        CHECK(one.str() == "khun train: --lambda: must be a number from 0 to 1, not '2'; see "
+                           "khun train --help\n");
     }
     // A refused file adds nothing.
     std::vector<PackedPosition> out;

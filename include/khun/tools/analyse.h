@@ -59,7 +59,7 @@ std::optional<std::string> annotate_game(protocol::Engine& engine, PgnGame& game
 // exit status: 0, or 1 when any game had an error.
 int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err, const AnalyseOptions& opts);
 
-// The command line: analyse GAMES.pgn [--movetime MS | --depth D] [--threads N]
+// The command line after "analyse": GAMES.pgn [--movetime MS | --depth D] [--threads N]
 // [--hash MB] [--out FILE] [--quiet]. Returns the exit status (2 for bad arguments).
 int analyse_main(const std::vector<std::string>& args);
 

@@ -125,8 +125,9 @@ struct Summary {
 Summary fit(FloatNet& net, std::vector<PackedPosition> train,
             const std::vector<PackedPosition>& validation, const Options& opt, std::ostream& log);
 
-// `khun train DATA [DATA...] [key value]...`: see main.cpp's help. Returns the exit code:
-// 0, 2 on bad arguments or data, 1 when the net cannot be written (with why on `log`).
+// `khun train DATA [DATA...] [--name value]...`: see `khun train --help`. Returns the
+// exit code: 0, 2 on bad arguments or data, 1 when the net cannot be written (with why on
+// `log`, where the errors go; --help prints to stdout).
 int train_main(const std::vector<std::string>& args, std::ostream& log);
 
 } // namespace train
