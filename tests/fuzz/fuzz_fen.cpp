@@ -11,7 +11,6 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace khun;
     using namespace khun::protocol;
-    using namespace khun::protocol;
     fuzz::init();
     if (size == 0) return 0;
     static const std::vector<Variant> games = [] {

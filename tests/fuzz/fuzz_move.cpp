@@ -37,7 +37,6 @@ const Start Starts[] = {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace khun;
     using namespace khun::protocol;
-    using namespace khun::protocol;
     fuzz::init();
     if (size == 0) return 0;
     static std::vector<Variant> games = [] {
