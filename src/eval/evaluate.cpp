@@ -3,6 +3,7 @@
 #include "khun/eval/eval_params.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <sstream>
 
@@ -32,6 +33,9 @@ constexpr Square relative(Square s) {
 struct ScoreSink {
     Score s;
     void add(Color c, int param, int n = 1) {
+        // An index past its term's block reads another term's weight: no crash, only a
+        // silently worse evaluation.
+        assert(param >= 0 && param < PARAM_NB);
         if (c == WHITE)
             s += Weights[param] * n;
         else
@@ -44,7 +48,10 @@ struct ScoreSink {
 // ... or records the counts themselves, White minus Black (tuning).
 struct TraceSink {
     int16_t* coef;
-    void add(Color c, int param, int n = 1) { coef[param] += int16_t(c == WHITE ? n : -n); }
+    void add(Color c, int param, int n = 1) {
+        assert(param >= 0 && param < PARAM_NB);
+        coef[param] += int16_t(c == WHITE ? n : -n);
+    }
 };
 
 namespace {
@@ -70,6 +77,9 @@ void gather(const Position& pos, Attacks& a) {
         const Square sq = pop_lsb(b);
         const PieceType pt = type_of(pos.piece_on(sq));
         const Bitboard att = attacks::of(pt, C, sq, occ);
+        // A row of P_MOBILITY holds every count a piece can reach (an ai-wok's 26 at most),
+        // so the clamp in side_terms() never merges two of them.
+        assert(popcount(att) <= MobilityMax);
         a.sq[a.n] = sq;
         a.pt[a.n] = pt;
         a.att[a.n++] = att;
@@ -232,6 +242,17 @@ struct PawnEntry {
 constexpr int PawnTableBits = 13;
 thread_local PawnEntry pawnTable[1 << PawnTableBits];
 
+#ifndef NDEBUG
+// A cached entry must be what the pawns give now: a pawn term that read anything but the
+// pawns would make the cache return another position's score.
+bool pawn_entry_ok(const Position& pos, const PawnEntry& e) {
+    ScoreSink sink;
+    const Bitboard white = pawn_terms<WHITE>(pos, sink), black = pawn_terms<BLACK>(pos, sink);
+    return white == e.passed[WHITE] && black == e.passed[BLACK] && sink.s.mg == e.score.mg &&
+           sink.s.eg == e.score.eg;
+}
+#endif
+
 const PawnEntry& pawn_entry(const Position& pos) {
     const Bitboard w = pos.pieces(WHITE, PAWN), b = pos.pieces(BLACK, PAWN);
     PawnEntry& e = pawnTable[pawn_structure_hash(w, b) >> (64 - PawnTableBits)];
@@ -242,6 +263,7 @@ const PawnEntry& pawn_entry(const Position& pos) {
         e.score = sink.s;
         e.white = w, e.black = b;
     }
+    assert(pawn_entry_ok(pos, e));
     return e;
 }
 
@@ -382,7 +404,9 @@ namespace {
 // whichever evaluation gave it.
 int on_top(const Position& pos, int v) {
     const Color strong = v > 0 ? WHITE : BLACK;
-    v = v * scale(pos, strong) / 64;
+    const int sc = scale(pos, strong);
+    assert(sc >= 0 && sc <= 64); // a share of 64: drawishness shrinks, never flips or grows
+    v = v * sc / 64;
     // A running count that leaves too few moves to force mate pulls the score toward the
     // draw it will end in (the search sees the exact end; this gives it the way there).
     // (Under a board's-honour count, scale() has already faded it.)
@@ -412,9 +436,12 @@ Value evaluate(const Position& pos) {
         for (Color c : {WHITE, BLACK})
             if (!more_than_one(pos.pieces(~c)) && more_than_one(pos.pieces(c))) {
                 int bonus = mop_up(pos, c);
+                assert(bonus >= 0); // it helps the side with the pieces, never the bare king
                 v += c == WHITE ? bonus : -bonus;
             }
     v = on_top(pos, v);
+    // The search takes a score in the mate range for a mate it has proven.
+    assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
     return pos.side_to_move() == WHITE ? v : -v;
 }
 
@@ -425,6 +452,7 @@ Value evaluate(const Position& pos, const nnue::Network* net) {
     const int stmScore = std::clamp(nnue::evaluate(pos, *net), -VALUE_MATE_IN_MAX_PLY + 1,
                                     VALUE_MATE_IN_MAX_PLY - 1);
     const int v = on_top(pos, pos.side_to_move() == WHITE ? stmScore : -stmScore);
+    assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
     return pos.side_to_move() == WHITE ? v : -v;
 }
 

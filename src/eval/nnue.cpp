@@ -66,10 +66,12 @@ void apply_changes(const Network& net, const int16_t* src, int16_t* dst, const i
     int16_t acc[HiddenSize];
     std::memcpy(acc, src, sizeof acc);
     for (int k = 0; k < nAdd; ++k) {
+        assert(add[k] >= 0 && add[k] < InputSize); // a row of ftWeights, not past it
         const int16_t* w = net.ftWeights + size_t(add[k]) * HiddenSize;
         for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] + w[i]);
     }
     for (int k = 0; k < nSub; ++k) {
+        assert(sub[k] >= 0 && sub[k] < InputSize);
         const int16_t* w = net.ftWeights + size_t(sub[k]) * HiddenSize;
         for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] - w[i]);
     }
@@ -231,6 +233,8 @@ void refresh(const Position& pos, const Network& net, Accumulator& acc) {
 
 const Accumulator& accumulator(const Position& pos, const Network& net) {
     const StateInfo* st = pos.state();
+    // Both sides are brought up to date together, so White's flag stands for both.
+    assert(st->accumulator.computed[WHITE] == st->accumulator.computed[BLACK]);
     if (st->accumulator.computed[WHITE]) return st->accumulator;
     // Back to the nearest state whose sums are known, at most MaxWalk moves: past that a
     // fresh computation is cheaper. A state with no record of its move (a root) stops it.
@@ -249,6 +253,7 @@ const Accumulator& accumulator(const Position& pos, const Network& net) {
     for (int k = n - 1; k >= 0; --k) {
         const StateInfo* next = path[k];
         const DirtyPieces& d = next->dirty;
+        assert(d.count >= 0 && d.count <= 3); // a root's -1 stops the walk before here
         for (Color persp : {WHITE, BLACK}) {
             int add[3], sub[3], nAdd = 0, nSub = 0;
             for (int i = 0; i < d.count; ++i) {
@@ -272,8 +277,22 @@ int output(const Accumulator& acc, Color stm, int pieces, const Network& net) {
     return int((sum / QA + net.outBias[bucket]) * OutputScale / (QA * QB));
 }
 
+#ifndef NDEBUG
+namespace {
+// The sums brought up to date move by move must be the sums computed afresh: a change a
+// move leaves out of its DirtyPieces, or a stale ancestor, shows only here.
+bool matches_refresh(const Position& pos, const Network& net, const Accumulator& acc) {
+    Accumulator full;
+    refresh(pos, net, full);
+    return std::memcmp(acc.values, full.values, sizeof acc.values) == 0;
+}
+} // namespace
+#endif
+
 int evaluate(const Position& pos, const Network& net) {
-    return output(accumulator(pos, net), pos.side_to_move(), popcount(pos.pieces()), net);
+    const Accumulator& acc = accumulator(pos, net);
+    assert(matches_refresh(pos, net, acc));
+    return output(acc, pos.side_to_move(), popcount(pos.pieces()), net);
 }
 
 } // namespace nnue

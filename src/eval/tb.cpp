@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -77,6 +78,9 @@ void put_u64(uint8_t* p, uint64_t v) {
 
 std::array<uint8_t, HeaderSize> make_header(const Material& m, const std::vector<uint8_t>& dtm) {
     std::array<uint8_t, HeaderSize> h{};
+    // The name has 8 bytes of the header: a longer one would be cut, and two tables
+    // could share a header.
+    assert(m.name.size() <= 8);
     std::memcpy(h.data(), Magic, 8);
     put_u64(h.data() + 8, Version);
     std::memcpy(h.data() + 16, m.name.data(), std::min<size_t>(m.name.size(), 8));
@@ -163,6 +167,7 @@ std::array<const uint8_t*, 2> dependencies(const Material& m) {
 }
 
 const uint8_t* ensure(int id) {
+    assert(id >= 0 && id < TableCount && all_materials().size() == size_t(TableCount));
     Registry& r = registry();
     if (const uint8_t* p = r.data[id].load(std::memory_order_acquire)) return p;
     const Material& m = all_materials()[id];
@@ -222,6 +227,7 @@ std::optional<View> view_of(const Position& pos) {
     Bitboard b = pos.pieces(strong) & ~pos.pieces(KING);
     PieceType t[2] = {NO_PIECE_TYPE, NO_PIECE_TYPE};
     for (int i = 0; b; ++i) {
+        assert(i < 2); // three men at most on the strong side, its king among them
         Square s = pop_lsb(b);
         t[i] = type_of(pos.piece_on(s));
         v.p[i] = Square(s ^ flip);
@@ -279,6 +285,7 @@ std::optional<Probe> probe(const Position& pos, bool build) {
 }
 
 bool mate_fits(int moves, int countPly, int countLimit) {
+    assert(moves >= 0 && countPly >= 0 && countLimit >= 0);
     return countLimit == 0 || countPly + 2 * moves - 2 <= countLimit;
 }
 

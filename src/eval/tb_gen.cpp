@@ -3,6 +3,7 @@
 #include "tb_internal.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 
 namespace khun::eval::tb::detail {
@@ -38,6 +39,8 @@ std::vector<Material> make_materials() {
             m.sub[0] = j, m.sub[1] = i;
             ms.push_back(m);
         }
+    // material_id() computes these places, and tb.cpp keeps one slot per table.
+    assert(ms.size() == 14);
     return ms;
 }
 
@@ -72,7 +75,9 @@ int material_id(PieceType a, PieceType b) {
     if (j == -2) return i;
     if (i > j) std::swap(i, j);
     // Pairs follow the singles, row by row of the upper triangle.
-    return 4 + i * 4 - i * (i - 1) / 2 + (j - i);
+    const int id = 4 + i * 4 - i * (i - 1) / 2 + (j - i);
+    assert(all_materials()[id].type[0] == Kinds[i] && all_materials()[id].type[1] == Kinds[j]);
+    return id;
 }
 
 size_t index(const Material& m, Square wk, Square bk, Square a, Square b) {
@@ -80,14 +85,18 @@ size_t index(const Material& m, Square wk, Square bk, Square a, Square b) {
         wk = Square(wk ^ 7), bk = Square(bk ^ 7), a = Square(a ^ 7);
         if (m.n == 2) b = Square(b ^ 7);
     }
+    assert(is_ok(wk) && is_ok(bk) && is_ok(a) && (m.n == 1 || is_ok(b)));
     const size_t k = size_t(rank_of(wk) * 4 + file_of(wk)) * 64 + bk;
     if (m.n == 1) return k * 64 + a;
     if (!m.same) return (k * 64 + a) * 64 + b;
     if (a > b) std::swap(a, b);
+    // Two like pieces on one square would take the place of another pair.
+    assert(a != b);
     return k * 2016 + size_t(b * (b - 1) / 2 + a);
 }
 
 void decode(const Material& m, size_t idx, Square& wk, Square& bk, Square& a, Square& b) {
+    assert(idx < m.size);
     size_t k;
     if (m.n == 1) {
         a = Square(idx & 63), b = SQ_NONE, k = idx >> 6;
@@ -162,6 +171,7 @@ class Generator {
 
   private:
     void set_lost(size_t idx, int v) {
+        assert(v >= 0 && v < Pending); // at Pending and above the value reads as unresolved
         B[idx].value = uint8_t(v);
         pending[idx / 64] &= ~(uint64_t(1) << (idx % 64));
         if (lost.size() <= size_t(v)) lost.resize(v + 1);
@@ -195,6 +205,7 @@ class Generator {
                 set_lost(idx, floor);
                 continue;
             }
+            assert(Pending + floor < Fixed); // else a pending entry reads as a draw
             B[idx] = {uint8_t(Pending + floor), uint8_t(quiet)};
             pending[idx / 64] |= uint64_t(1) << (idx % 64);
         }
@@ -266,6 +277,8 @@ class Generator {
         for (Bitboard b = attacks::king(bk) & ~occ & ~attacks::king(wk); b;) {
             size_t j = index(m, wk, pop_lsb(b), p[0], p[1]);
             if (!(pending[j / 64] & (uint64_t(1) << (j % 64)))) continue;
+            // Each king step is counted down once: its target is won only once.
+            assert(B[j].left > 0);
             if (--B[j].left == 0) set_lost(j, std::max(n, B[j].value - Pending));
         }
     }

@@ -3,6 +3,7 @@
 #include "khun/eval/evaluate.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace khun::eval::wdl {
@@ -52,6 +53,8 @@ Params params(int material) {
 }
 
 WDL from_score(Value v, int material, int countPliesLeft) {
+    assert(v >= -VALUE_MATE && v <= VALUE_MATE); // a score, not VALUE_NONE or a window edge
+    assert(countPliesLeft == NoCount || countPliesLeft >= 0);
     if (v >= VALUE_MATE_IN_MAX_PLY) return {1000, 0, 0};
     if (v <= VALUE_MATED_IN_MAX_PLY) return {0, 0, 1000};
 
@@ -77,6 +80,8 @@ WDL from_score(Value v, int material, int countPliesLeft) {
         win -= cut;
         loss -= cut;
     }
+    // The three are per mille of one whole: the draw, what is left, must not go negative.
+    assert(win >= 0 && loss >= 0 && win + loss <= 1000);
     return {win, 1000 - win - loss, loss};
 }
 

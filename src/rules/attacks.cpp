@@ -2,6 +2,8 @@
 
 #include "khun/rules/prng.h"
 
+#include <cassert>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -73,6 +75,7 @@ void init_rook_magics() {
         int size = 0;
         Bitboard b = 0;
         do {
+            assert(size < int(occ.size())); // a mask has at most 12 squares
             occ[size] = b;
             ref[size] = slide(s, b);
 #if defined(KHUN_USE_PEXT)
@@ -99,7 +102,11 @@ void init_rook_magics() {
             }
         }
 #endif
+        // Whichever way the index is computed, every occupancy must find its own attacks.
+        for (int i = 0; i < size; ++i) assert(rook(s, occ[i]) == ref[i]);
     }
+    // The tables must fill RookTable exactly: a mask one square too wide overruns it.
+    assert(table == RookTable + std::size(RookTable));
     (void)cnt;
     (void)rng;
 }

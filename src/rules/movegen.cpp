@@ -1,5 +1,6 @@
 #include "khun/rules/movegen.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cctype>
 
@@ -198,12 +199,15 @@ void dispatch(const Position& pos, Sink& sink) {
 }
 
 #ifndef NDEBUG
-// Debug builds check every list they hand out: each move moves a piece of the side to
-// move, belongs to the asked kind, leaves its own king safe and agrees with gives_check.
+// Debug builds check every list they hand out: each move is listed once, moves a piece
+// of the side to move, belongs to the asked kind, leaves its own king safe and agrees
+// with gives_check.
 template <GenType T>
 bool moves_ok(const Position& pos, const Move* begin, const Move* end) {
     const Color us = pos.side_to_move();
     for (const Move* m = begin; m != end; ++m) {
+        // A move listed twice would be searched twice, and counted twice by perft.
+        if (std::find(m + 1, end, *m) != end) return false;
         const Piece pc = pos.piece_on(m->from());
         if (!pc || color_of(pc) != us) return false;
         const bool noisy = pos.is_capture(*m) || m->is_promotion();
@@ -225,8 +229,11 @@ template <GenType T>
 Move* generate(const Position& pos, Move* list) {
     // Evasions are generated as the legal moves of a position in check.
     constexpr GenType G = T == EVASIONS ? LEGAL : T;
+    // A caller asking for evasions out of check has lost track of the position.
+    assert(T != EVASIONS || pos.in_check());
     ListSink sink{list};
     dispatch<G>(pos, sink);
+    assert(sink.cur - list <= MAX_MOVES);
     assert(moves_ok<G>(pos, list, sink.cur));
     return sink.cur;
 }
@@ -240,6 +247,13 @@ int count_legal(const Position& pos) {
     CountSink sink;
     dispatch<LEGAL>(pos, sink);
     return sink.n;
+}
+
+bool generates(const Position& pos, Move m) {
+    Move list[MAX_MOVES];
+    ListSink sink{list};
+    dispatch<LEGAL>(pos, sink);
+    return std::find(list, sink.cur, m) != sink.cur;
 }
 
 bool has_checking_move(const Position& pos) {

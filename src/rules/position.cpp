@@ -223,6 +223,8 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     st->key = compute_key();
     st->checkers = attackers_to(king_square(stm), pieces()) & pieces(~stm);
     st->move = Move::none();
+    // The checks above refuse whatever else would break what do_move relies on.
+    assert(is_ok());
     return std::nullopt;
 }
 
@@ -240,6 +242,7 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     si->dirty.count = -1;
     si->accumulator.computed[WHITE] = si->accumulator.computed[BLACK] = false;
     st = si;
+    assert(consistent());
 }
 
 std::string board_fen(const Piece board[SQUARE_NB], const Variant& v) {
@@ -283,12 +286,14 @@ std::string Position::fen() const {
 // Placement
 
 inline void Position::put_piece(Piece pc, Square s) {
+    assert(!board[s]); // the bits of a piece overwritten would stay behind
     board[s] = pc;
     byType[type_of(pc)] |= square_bb(s);
     byColor[color_of(pc)] |= square_bb(s);
 }
 
 inline void Position::remove_piece(Square s) {
+    assert(board[s]); // XOR would put a phantom piece on the square instead
     Piece pc = board[s];
     byType[type_of(pc)] ^= square_bb(s);
     byColor[color_of(pc)] ^= square_bb(s);
@@ -296,6 +301,7 @@ inline void Position::remove_piece(Square s) {
 }
 
 inline void Position::move_piece(Square from, Square to) {
+    assert(board[from] && !board[to]); // a capture removes its victim first
     Piece pc = board[from];
     Bitboard fromTo = square_bb(from) | square_bb(to);
     byType[type_of(pc)] ^= fromTo;
@@ -308,6 +314,7 @@ inline void Position::move_piece(Square from, Square to) {
 // (White's row, by square) and karouk's check counters (Black's row, by colour and count).
 inline Key rights_key(Square s) { return zobrist::psq[make_piece(WHITE, NO_PIECE_TYPE)][s]; }
 inline Key checks_key(Color c, int n) {
+    assert(n >= 0 && n < 16); // beyond, two counts would share a key
     return zobrist::psq[make_piece(BLACK, NO_PIECE_TYPE)][c * 16 + (n & 15)];
 }
 
@@ -356,6 +363,7 @@ bool Position::is_legal(Move m) const {
 }
 
 bool Position::gives_check(Move m) const {
+    assert(board[m.from()] && color_of(board[m.from()]) == sideToMove);
     if (m.kind() == SUT_MOVE) return gives_check_sut(m);
     const Color us = sideToMove;
     const Square from = m.from(), to = m.to();
@@ -541,14 +549,30 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
 }
 
 void Position::do_move(Move m, StateInfo& newSt) {
+    assert(m && m.from() != m.to() && &newSt != st);
+    assert(board[m.from()] && color_of(board[m.from()]) == sideToMove);
+    // Not onto a piece of ours, but for a sutra move, which lands on its own pawn.
+    assert(m.kind() == SUT_MOVE ? board[m.to()] == make_piece(sideToMove, PAWN)
+                                : !board[m.to()] || color_of(board[m.to()]) != sideToMove);
+    assert(type_of(board[m.to()]) != KING);
+    assert(!m.is_promotion() || type_of(board[m.from()]) == PAWN);
+#ifndef NDEBUG
+    // Test oracles make pseudo-legal moves to learn which are legal, so a move the legal
+    // generator does not list is let through only if it leaves the mover's king attacked.
+    const bool listed = generates(*this, m);
+#endif
     if (__builtin_expect((st->rights | generalMake) != 0, 0))
         do_move_impl<true>(m, newSt);
     else
         do_move_impl<false>(m, newSt);
+    assert(listed || attackers_to(king_square(~sideToMove), sideToMove, pieces()));
     assert(consistent());
 }
 
 void Position::undo_move(Move m) {
+    // Only the last move made can be taken back, and only once.
+    assert(st->previous && m == st->move);
+    assert(!board[m.from()] && board[m.to()] && color_of(board[m.to()]) != sideToMove);
     sideToMove = ~sideToMove;
     const Color us = sideToMove;
     const Square from = m.from(), to = m.to();
@@ -572,6 +596,8 @@ void Position::undo_move(Move m) {
 }
 
 void Position::do_null_move(StateInfo& newSt) {
+    // Passing in check would leave the king to be taken.
+    assert(!st->checkers);
     newSt = *st; // the accumulator too: a null move changes no piece
     newSt.previous = st;
     newSt.move = Move::null();
@@ -589,9 +615,11 @@ void Position::do_null_move(StateInfo& newSt) {
 }
 
 void Position::undo_null_move() {
+    assert(st->previous && st->move == Move::null());
     st = st->previous;
     sideToMove = ~sideToMove;
     --gamePly;
+    assert(consistent());
 }
 
 // ---------------------------------------------------------------------------------------
@@ -669,6 +697,7 @@ bool Position::consistent(std::string* why) const {
         if (why) *why = w;
         return false;
     };
+    if (sideToMove != WHITE && sideToMove != BLACK) return fail("side to move");
     if (popcount(pieces(WHITE, KING)) != 1 || popcount(pieces(BLACK, KING)) != 1)
         return fail("king count");
     if (byColor[WHITE] & byColor[BLACK]) return fail("colour overlap");
@@ -679,6 +708,14 @@ bool Position::consistent(std::string* why) const {
         (pieces(BLACK, PAWN) & promotion_zone(BLACK, var->promotionRank)))
         return fail("unpromoted pawn in its promotion zone");
     if (st->countLimit && (st->countLimit < 0 || st->countPly < 0)) return fail("negative count");
+    if (st->rule50 < 0 || st->pliesFromNull < 0 || gamePly < 0) return fail("negative clock");
+    if (st->dirty.count < -1 || st->dirty.count > 3) return fail("network's change record");
+    // The copies of the variant's flags that movegen and do_move test instead of `var`.
+    if (generalGen != (var->general_movegen() ? ~Bitboard(0) : 0) ||
+        generalMake != (var->firstCheckWins ? ~Bitboard(0) : 0))
+        return fail("cached variant flags");
+    if (var->firstCheckWins && (st->checksLeft[WHITE] > 15 || st->checksLeft[BLACK] > 15))
+        return fail("check counters");
     Bitboard all = 0;
     for (PieceType pt = PAWN; pt <= KING; ++pt) {
         if (all & byType[pt]) return fail("type overlap");
@@ -691,6 +728,7 @@ bool Position::consistent(std::string* why) const {
                : (pieces() & square_bb(s)) != 0)
             return fail("mailbox mismatch");
     }
+    if (st->rights && !var->has_rights()) return fail("rights in a game without them");
     if (st->rights & ~(Rank1BB | Rank8BB)) return fail("rights off the back ranks");
     if ((st->rights & Rank1BB & ~byColor[WHITE]) || (st->rights & Rank8BB & ~byColor[BLACK]))
         return fail("right without its piece");
@@ -723,6 +761,9 @@ std::unique_ptr<Game> Game::make(const std::string& fen, const std::vector<std::
 }
 
 void Game::play(Move m) {
+    // Callers parse moves against the legal list (parse_uci_move, SAN): anything else is
+    // their bug, and would leave a game no one could replay.
+    assert(pos.is_legal(m));
     states.emplace_back();
     pos.do_move(m, states.back());
     moves.push_back(m);

@@ -2,9 +2,12 @@
 
 #include "khun/eval/evaluate.h"
 
+#include <cassert>
+
 namespace khun::search {
 
 bool see_ge(const Position& pos, Move m, int threshold) {
+    assert(pos.piece_on(m.from()) && color_of(pos.piece_on(m.from())) == pos.side_to_move());
     if (m.is_promotion() || m.kind() == SUT_MOVE) return 0 >= threshold;
     const Square from = m.from(), to = m.to();
     int swap = see_value(type_of(pos.piece_on(to))) - threshold;
@@ -53,6 +56,9 @@ MovePicker::MovePicker(const Position& pos, Move ttMove, const History& hist) {
 void MovePicker::score(const Position& pos, Move ttMove, const History& hist, const Move* killers,
                        Move counter, const PieceToHistory* const* contHist) {
     const Color us = pos.side_to_move();
+    // A killer is stored only when it differs from the first: the same move twice would
+    // take a slot another quiet move could use.
+    assert(!killers || !killers[0] || killers[0] != killers[1]);
     for (Move* m = moves; m < end; ++m) {
         int& s = scores[m - moves];
         // A sutra move lands on its own pawn's square: not a capture.

@@ -50,6 +50,7 @@ void Worker::iterative_deepening() {
     Stack stack[MAX_PLY + StackOffset + 2] = {};
     Stack* ss = stack + StackOffset;
     Move pv[MAX_PLY + 1];
+    assert(!rootMoves.empty()); // run_main searches no game that is over
     for (int i = 0; i <= MAX_PLY + 1; ++i) {
         (stack + i)->ply = i - StackOffset;
         (stack + i)->contHist = &history.continuation[NO_PIECE][0];
@@ -156,6 +157,7 @@ Value Worker::enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEn
     assert(-VALUE_INFINITE <= alpha && alpha < beta && beta <= VALUE_INFINITE);
     assert(PvNode || alpha + 1 == beta);
     assert(0 <= ss->ply && ss->ply < MAX_PLY);
+    assert(ss->ply == (ss - 1)->ply + 1); // the stack is indexed by ply
     const bool rootNode = !Qs && PvNode && ss->ply == 0;
     if (main()) check_time();
     if (PvNode && selDepth < ss->ply + 1) selDepth = ss->ply + 1;
@@ -360,6 +362,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                                 LmrHistoryMaxPlies);
             if (m == ss->killers[0] || m == ss->killers[1] || m == counter) r -= 1;
             if (ss->inCheck || givesCheck) r -= 1;
+            assert(newDepth >= 1); // std::clamp needs lo <= hi
             int d = std::clamp(newDepth - std::max(r, 0), 1, newDepth);
             value = -search<false>(ss + 1, -(alpha + 1), -alpha, d, true);
             if (value > alpha && d < newDepth)
@@ -376,6 +379,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             value = -search<true>(ss + 1, -beta, -alpha, newDepth, false);
         }
         pos.undo_move(m);
+        assert(-VALUE_INFINITE < value && value < VALUE_INFINITE);
 
         if (searcher.stopFlag.load(std::memory_order_relaxed)) return VALUE_ZERO;
 

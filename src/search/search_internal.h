@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstdlib>
 
 namespace khun::search {
@@ -38,6 +39,7 @@ constexpr int StackOffset = 4;
 
 // This node's PV: its best move followed by the child's PV.
 inline void update_pv(Move* pv, Move m, const Move* childPv) {
+    assert(m && m != Move::null()); // a PV is played as it stands: real moves only
     *pv++ = m;
     for (; childPv && *childPv; ++childPv) *pv++ = *childPv;
     *pv = Move::none();
@@ -109,6 +111,10 @@ class Worker {
     // this thread writes its count: a plain store, not a locked add).
     void make_move(Move m, StateInfo& st) {
         pos.do_move(m, st);
+        // do_move lets a move through that leaves its own king attacked (the test oracles
+        // make such); the search must make legal ones only.
+        assert(!pos.attackers_to(pos.king_square(~pos.side_to_move()), pos.side_to_move(),
+                                 pos.pieces()));
         searcher.tt.prefetch(pos.search_key());
         nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     }

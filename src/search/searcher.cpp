@@ -18,7 +18,10 @@ static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
     Position p;
     p.copy_from(root, &states[0]);
     size_t n = 0;
-    for (; n < pv.size() && n < size_t(MAX_PLY); ++n) p.do_move(pv[n], states[n + 1]);
+    for (; n < pv.size() && n < size_t(MAX_PLY); ++n) {
+        assert(p.is_legal(pv[n])); // a PV of moves the search made, from this root
+        p.do_move(pv[n], states[n + 1]);
+    }
     StateInfo child;
     while (n < size_t(MAX_PLY)) {
         auto here = eval::tb::probe(p, false);
@@ -120,6 +123,7 @@ void Searcher::start(const Position& pos, const Limits& lim, const Options& opts
         for (size_t i = 0; i < n; ++i) workers.push_back(std::make_unique<Worker>(*this, int(i)));
     }
     pool.resize(n);
+    assert(pool.size() == workers.size()); // thread i runs workers[i]
     for (auto& w : workers) w->setup(pos);
     tt.new_search();
     running = true;
@@ -169,6 +173,8 @@ void Searcher::run_main() {
         if (picked != main.rootMoves.end()) std::swap(main.rootMoves[0], *picked);
     }
     const RootMove& rm = best->rootMoves[0];
+    // The move sent is one of the root's legal moves, whichever worker chose it.
+    assert(!rm.pv.empty() && main.pos.is_legal(rm.pv[0]));
     // A search stopped inside an iteration may have changed its mind since the last info
     // line: show the PV of the move actually played.
     // (Not when a stop came before any root move was searched: no score to show.)

@@ -84,6 +84,7 @@ Move Skill::pick_best(const std::vector<RootMove>& rootMoves, int multiPV) {
     const bool keepMate = level >= SkillKeepMateLevel && mates(top);
     const int64_t delta = std::min<int64_t>(int64_t(top) - last, deltaMax);
     const int64_t weakness = SkillWeaknessBase - int64_t(SkillWeaknessPerLevel) * level;
+    assert(weakness > 0); // the random part is taken modulo it
     int64_t maxScore = INT64_MIN;
     // Each move gets a push: a fixed part that grows with weakness and with how far the
     // move is behind the best, and a random part. The largest score + push is played.

@@ -1,5 +1,7 @@
 #include "khun/search/thread.h"
 
+#include <cassert>
+
 namespace khun::search {
 
 JobThread::JobThread() : thread([this] { loop(); }) {}
@@ -15,6 +17,7 @@ JobThread::~JobThread() {
 }
 
 void JobThread::run(std::function<void()> j) {
+    assert(j); // an empty job would throw on this thread, where no one catches it
     std::unique_lock<std::mutex> lock(mutex);
     cv.wait(lock, [this] { return !busy; });
     job = std::move(j);

@@ -3,6 +3,7 @@
 #include "khun/search/search_params.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace khun::search {
@@ -18,6 +19,7 @@ void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int m
         optimum = maximum = std::max<TimePoint>(1, movetime - overhead);
         return;
     }
+    assert(ply >= 0 && overhead >= 0); // sqrt(ply + 3) and the margins below need them
     // Never plan to use what the GUI and the pipes need to deliver the move.
     const TimePoint usable = std::max<TimePoint>(1, time - overhead);
     if (movestogo > 0) {
@@ -48,6 +50,8 @@ void TimeManager::init(TimePoint startTime, TimePoint time, TimePoint inc, int m
     }
     optimum = std::max<TimePoint>(1, std::min(optimum, usable / 4));
     maximum = std::max<TimePoint>(1, std::max(optimum, std::min(maximum, usable / 2)));
+    // check_time() stops at the hard limit, iteration_done() from the soft one on.
+    assert(1 <= optimum && optimum <= maximum);
 }
 
 bool TimeManager::iteration_done(Move best, Value score) {

@@ -3,6 +3,7 @@
 #include "khun/search/thread.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdlib>
 #include <new>
 #include <thread>
@@ -90,12 +91,19 @@ bool TranspositionTable::probe(Key key, TTData& out) const {
         out.eval = int16_t(d >> 32);
         out.depth = depth_of(d);
         out.bound = Bound((d >> 56) & 3);
+        // Key and data match, so store() wrote this entry whole, with a bound.
+        assert(out.bound != BOUND_NONE);
         return true;
     }
     return false;
 }
 
 void TranspositionTable::store(Key key, Value value, Bound b, int depth, Move m, Value eval) {
+    // What pack() can hold: 8 bits of depth from -8, 16-bit scores, a bound that means one.
+    assert(depth >= -8 && depth < 248);
+    assert(b == BOUND_UPPER || b == BOUND_LOWER || b == BOUND_EXACT);
+    assert(value >= -VALUE_MATE && value <= VALUE_MATE);
+    assert(eval == VALUE_NONE || std::abs(eval) < VALUE_MATE_IN_MAX_PLY);
     Cluster& c = clusters.get()[index(key)];
     Entry* replace = &c.entry[0];
     int worst = 1 << 30;

@@ -1,7 +1,7 @@
 // The evaluation's weights as one flat, tunable table. Every term of the evaluation is
 // a count of some feature times one of these (middlegame, endgame) pairs, so the tuner
 // (`khun tune`) can fit them all to game results and write them back to
-// src/eval_weights.cpp.
+// src/eval/eval_weights.cpp.
 #pragma once
 
 #include "khun/rules/types.h"

@@ -4,6 +4,8 @@
 
 #include "khun/rules/bitboard.h"
 
+#include <cassert>
+
 namespace khun {
 
 namespace attacks {
@@ -36,6 +38,7 @@ extern Bitboard LineBB[SQUARE_NB][SQUARE_NB];     // full rank/file through both
 extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];  // squares strictly between on a rank/file
 
 [[nodiscard]] inline Bitboard rook(Square s, Bitboard occupied) {
+    assert(is_ok(s));
     const Magic& m = RookMagics[s];
     return m.table[m.index(occupied)];
 }
@@ -50,6 +53,9 @@ extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];  // squares strictly between on
 
 // Squares attacked by a piece of kind pt and colour c standing on s.
 [[nodiscard]] inline Bitboard of(PieceType pt, Color c, Square s, Bitboard occupied) {
+    assert(is_ok(s));
+    // No kind attacks nothing: asking for an empty square's attacks is a caller's slip.
+    assert(pt >= PAWN && pt <= KING);
     switch (pt) {
     case PAWN: return PawnAttacks[c][s];
     case KNIGHT: return KnightAttacks[s];
@@ -64,7 +70,13 @@ extern Bitboard BetweenBB[SQUARE_NB][SQUARE_NB];  // squares strictly between on
 
 } // namespace attacks
 
-[[nodiscard]] inline Bitboard line_bb(Square a, Square b) { return attacks::LineBB[a][b]; }
-[[nodiscard]] inline Bitboard between_bb(Square a, Square b) { return attacks::BetweenBB[a][b]; }
+[[nodiscard]] inline Bitboard line_bb(Square a, Square b) {
+    assert(is_ok(a) && is_ok(b));
+    return attacks::LineBB[a][b];
+}
+[[nodiscard]] inline Bitboard between_bb(Square a, Square b) {
+    assert(is_ok(a) && is_ok(b));
+    return attacks::BetweenBB[a][b];
+}
 
 } // namespace khun

@@ -3,6 +3,7 @@
 
 #include "khun/rules/types.h"
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 
@@ -19,7 +20,10 @@ constexpr Bitboard FileHBB = FileABB << 7;
 constexpr Bitboard Rank1BB = 0xFFULL;
 constexpr Bitboard Rank8BB = Rank1BB << 56;
 
-[[nodiscard]] constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
+[[nodiscard]] constexpr Bitboard square_bb(Square s) {
+    assert(is_ok(s)); // a shift by 64 or more is undefined, not an empty set
+    return Bitboard(1) << s;
+}
 [[nodiscard]] constexpr Bitboard file_bb(File f) { return FileABB << f; }
 [[nodiscard]] constexpr Bitboard rank_bb(Rank r) { return Rank1BB << (8 * r); }
 [[nodiscard]] constexpr Bitboard file_bb(Square s) { return file_bb(file_of(s)); }
@@ -52,7 +56,10 @@ template <Color C>
 }
 
 [[nodiscard]] inline int popcount(Bitboard b) { return __builtin_popcountll(b); }
-[[nodiscard]] inline Square lsb(Bitboard b) { return Square(__builtin_ctzll(b)); }
+[[nodiscard]] inline Square lsb(Bitboard b) {
+    assert(b); // __builtin_ctzll(0) is undefined
+    return Square(__builtin_ctzll(b));
+}
 inline Square pop_lsb(Bitboard& b) {
     Square s = lsb(b);
     b &= b - 1;

@@ -27,6 +27,11 @@ Move* generate(const Position& pos, Move* list);
 // The number of legal moves, counted without building the list (perft leaves).
 [[nodiscard]] int count_legal(const Position& pos);
 
+// Whether the legal generator lists `m`: MoveList(pos).contains(m) without the debug
+// build's check of each listed move, which makes moves itself, so that do_move can
+// assert with it.
+[[nodiscard]] bool generates(const Position& pos, Move m);
+
 // Whether the side to move has a legal move that gives check. In karouk such a move
 // wins on the spot, so a search can score the position mate_in(ply + 1) without trying
 // the moves one by one.

@@ -6,6 +6,7 @@
 
 #include "khun/rules/types.h"
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 
@@ -31,6 +32,7 @@ constexpr int OutputScale = 400;
 // pieces are bucket 7, two bare kings bucket 0.
 constexpr int OutputBuckets = 8;
 [[nodiscard]] constexpr int output_bucket(int pieces) {
+    assert(pieces >= 2); // the two kings at least: bucket 0 starts there
     const int b = (pieces - 2) / 4;
     return b < OutputBuckets ? b : OutputBuckets - 1;
 }
@@ -39,6 +41,8 @@ constexpr int OutputBuckets = 8;
 [[nodiscard]] constexpr size_t output_offset(int bucket) { return size_t(bucket) * 2 * HiddenSize; }
 
 [[nodiscard]] constexpr int feature_index(Color perspective, Piece pc, Square s) {
+    // No piece, or a kind past KING, would read another feature's weights.
+    assert(type_of(pc) >= PAWN && type_of(pc) <= KING && is_ok(s));
     const int own = color_of(pc) == perspective ? 0 : 1;
     const int sq = perspective == WHITE ? int(s) : int(s) ^ 63;
     return (own * PieceKinds + (int(type_of(pc)) - 1)) * SQUARE_NB + sq;
@@ -53,6 +57,7 @@ struct DirtyPieces {
     Square from[3];
     Square to[3];
     void add(Piece pc, Square f, Square t) {
+        assert(count >= 0 && count < 3); // reset by do_move; three changes at most
         piece[count] = pc;
         from[count] = f;
         to[count] = t;

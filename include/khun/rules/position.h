@@ -9,6 +9,7 @@
 #include "khun/rules/types.h"
 #include "khun/rules/variant.h"
 
+#include <cassert>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -97,7 +98,10 @@ class Position {
     [[nodiscard]] Bitboard pieces(PieceType pt) const { return byType[pt]; }
     [[nodiscard]] Bitboard pieces(Color c, PieceType pt) const { return byColor[c] & byType[pt]; }
     [[nodiscard]] Bitboard pieces(PieceType a, PieceType b) const { return byType[a] | byType[b]; }
-    [[nodiscard]] Piece piece_on(Square s) const { return board[s]; }
+    [[nodiscard]] Piece piece_on(Square s) const {
+        assert(khun::is_ok(s));
+        return board[s];
+    }
     [[nodiscard]] bool empty(Square s) const { return board[s] == NO_PIECE; }
     [[nodiscard]] Square king_square(Color c) const { return lsb(pieces(c, KING)); }
     [[nodiscard]] int count(Color c) const { return popcount(byColor[c]); }

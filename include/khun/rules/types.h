@@ -1,6 +1,7 @@
 // Basic value types shared by every layer: colours, pieces, squares, moves, scores.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <string>
 
@@ -78,7 +79,11 @@ enum Rank : int { RANK_1, RANK_2, RANK_3, RANK_4, RANK_5, RANK_6, RANK_7, RANK_8
 
 enum Direction : int { NORTH = 8, EAST = 1, SOUTH = -8, WEST = -1 };
 
-[[nodiscard]] constexpr Square make_square(File f, Rank r) { return Square((r << 3) | f); }
+[[nodiscard]] constexpr Square make_square(File f, Rank r) {
+    // Off the board the bits of a file spill into the rank: another, wrong square.
+    assert(f >= FILE_A && f <= FILE_H && r >= RANK_1 && r <= RANK_8);
+    return Square((r << 3) | f);
+}
 [[nodiscard]] constexpr File file_of(Square s) { return File(s & 7); }
 [[nodiscard]] constexpr Rank rank_of(Square s) { return Rank(s >> 3); }
 [[nodiscard]] constexpr bool is_ok(Square s) { return s >= SQ_A1 && s <= SQ_H8; }
@@ -118,7 +123,10 @@ class Move {
   public:
     constexpr Move() = default;
     constexpr Move(Square from, Square to, MoveKind k = NORMAL)
-        : data(uint16_t(from | (to << 6) | (k << 12))) {}
+        : data(uint16_t(from | (to << 6) | (k << 12))) {
+        // Six bits a square: SQ_NONE or worse would be stored as some other square.
+        assert(is_ok(from) && is_ok(to));
+    }
     [[nodiscard]] static constexpr Move none() { return Move(); }
     [[nodiscard]] static constexpr Move null() { return Move(uint16_t(65)); }
 

@@ -7,6 +7,7 @@
 #include "khun/rules/position.h"
 #include "khun/search/search_params.h"
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 
@@ -26,6 +27,9 @@ template <int Limit>
 inline void history_update(int16_t& e, int bonus) {
     int b = bonus > Limit ? Limit : bonus < -Limit ? -Limit : bonus;
     e = int16_t(e + b - e * (b < 0 ? -b : b) / Limit);
+    // The gravity term keeps an entry within the limit it started within: the scores
+    // the picker adds up rely on it.
+    assert(e >= -Limit && e <= Limit);
 }
 
 // How often a move to `to` by `piece` was good after a given earlier move.

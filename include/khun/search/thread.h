@@ -3,6 +3,7 @@
 // thread creation and an idle engine no CPU.
 #pragma once
 
+#include <cassert>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
@@ -45,8 +46,14 @@ class ThreadPool {
     void resize(size_t n);
     [[nodiscard]] size_t size() const { return threads.size(); }
 
-    void run(size_t i, std::function<void()> job) { threads[i]->run(std::move(job)); }
-    void wait(size_t i) { threads[i]->wait(); }
+    void run(size_t i, std::function<void()> job) {
+        assert(i < threads.size());
+        threads[i]->run(std::move(job));
+    }
+    void wait(size_t i) {
+        assert(i < threads.size());
+        threads[i]->wait();
+    }
     void wait_all() {
         for (auto& t : threads) t->wait();
     }

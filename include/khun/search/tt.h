@@ -6,6 +6,7 @@
 #include "khun/rules/types.h"
 
 #include <atomic>
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,8 @@ class TranspositionTable {
 
 // Mate scores are stored relative to the node, not the root.
 [[nodiscard]] inline Value value_to_tt(Value v, int ply) {
+    // VALUE_NONE, shifted like a mate, would read back as a score.
+    assert(v != VALUE_NONE && 0 <= ply && ply < MAX_PLY);
     return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
 }
 [[nodiscard]] inline Value value_from_tt(Value v, int ply) {
