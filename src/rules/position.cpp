@@ -108,6 +108,11 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
                        " squares, not 8";
             if (--rank < 0) return "more than 8 ranks";
             file = 0;
+        } else if (c == '~') {
+            // Fairy-Stockfish marks a promoted piece (pychess.org's FENs carry it); without
+            // drops a promoted met is a met in every respect, so the mark changes nothing.
+            if (j == 0 || !std::isalpha(static_cast<unsigned char>(board_s[j - 1])))
+                return "'~' (a promoted piece) must follow a piece letter";
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
             if (file > 8) return "rank " + std::to_string(rank + 1) + " is longer than 8 squares";

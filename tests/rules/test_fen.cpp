@@ -278,3 +278,20 @@ TEST_CASE("fen: counting-makruk.txt positions with the king en prise are refused
         CHECK_FALSE(try_set(flipped));
     }
 }
+
+TEST_CASE("fen: Fairy-Stockfish's promoted-piece mark is read and changes nothing", "[fen]") {
+    // pychess.org sends the mark on a met that was a pawn; makruk has no use for it.
+    const std::string plain = "8/8/8/8/2nM4/1k6/1mm5/K7 w - 128 49 91";
+    const std::string marked = "8/8/8/8/2nM~4/1k6/1mm~5/K7 w - 128 49 91";
+    REQUIRE(!try_set(marked));
+    CHECK(fen_of(marked) == plain);
+    CHECK(game(marked)->pos.key() == game(plain)->pos.key());
+    for (const char* bad :
+         {"~8/8/8/8/2nM4/1k6/1mm5/K7 w - 128 49 91", "8/8/8/8/2~nM4/1k6/1mm5/K7 w - 128 49 91",
+          "8/8/8/8/2nM4/1k6/1mm5/K7~ w - 128 49 91"}) {
+        INFO(bad);
+        auto err = try_set(bad);
+        REQUIRE(err);
+        CHECK(err->find("'~'") != std::string::npos);
+    }
+}
