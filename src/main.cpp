@@ -188,8 +188,9 @@ int bot_cmd(const std::vector<std::string>& args) {
     app.add_option("--concurrency", config.concurrency, "games played at once")
         ->capture_default_str()
         ->check(CLI::Range(1, 64));
+    const std::vector<std::string> known = protocol::bot_variants();
     std::string all;
-    for (const std::string& v : protocol::bot_variants()) all += (all.empty() ? "" : ",") + v;
+    for (const std::string& v : known) all += (all.empty() ? "" : ",") + v;
     app.add_option("--variants", variants,
                    "the games to accept, a comma list of pychess.org's names (default: " + all +
                        ")");
@@ -207,7 +208,6 @@ int bot_cmd(const std::vector<std::string>& args) {
     }
     std::istringstream list(variants);
     for (std::string v; std::getline(list, v, ',');) {
-        const auto known = protocol::bot_variants();
         if (v.empty()) continue;
         if (std::find(known.begin(), known.end(), v) == known.end()) {
             std::cerr << "khun bot: --variants: '" << v << "' is not a game Khun plays on "

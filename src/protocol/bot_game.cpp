@@ -149,7 +149,6 @@ void BotGame::play() {
     uint64_t handled = 0;
     std::optional<std::string> answered; // the moves our last accepted move answered
     std::string setVariant;
-    State last;
     while (true) {
         State s;
         std::string gameVariant, fen;
@@ -174,7 +173,6 @@ void BotGame::play() {
                                       opponent);
             }
         }
-        last = s;
         if (!side) continue;
         if (gameVariant != setVariant) {
             const bool ours = find_variant(gameVariant) &&
@@ -229,9 +227,10 @@ void BotGame::play() {
         resync = true;
         interrupt = true;
     }
+    State last;
     {
         std::lock_guard<std::mutex> lock(m);
-        last = state; // the newest, which a gameEnd right behind it left unhandled
+        last = state; // the newest, which a gameEnd right behind it may have left unhandled
     }
     finish_log(last);
     done = true;
@@ -242,12 +241,12 @@ void BotGame::play() {
 // no more (a resignation, a flag, an abort or a draw agreed leave no mark on the board).
 void BotGame::finish_log(const State& last) {
     std::string how = "ended";
+    const std::vector<std::string> moves = words(last.moves);
     if (us && !variant.empty() && engine.variant().name == variant &&
-        !engine.set_position(initialFen, words(last.moves))) {
+        !engine.set_position(initialFen, moves)) {
         const Position& pos = engine.position();
         const Outcome o = pos.outcome();
-        const int plies = int(words(last.moves).size());
-        how += " after " + std::to_string(plies) + " plies";
+        how += " after " + std::to_string(moves.size()) + " plies";
         if (is_loss(o))
             how += std::string(": Khun ") + (pos.side_to_move() == *us ? "lost" : "won") + " (" +
                    outcome_name(o) + ")";

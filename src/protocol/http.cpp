@@ -74,6 +74,21 @@ int stream_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) 
     return 0;
 }
 
+// What every transfer sets: the URL, the headers (the token's first), no signals (the
+// client is threaded), a connect timeout and who we are.
+curl_slist* prepare(CURL* c, const std::string& url, const std::string& authorization,
+                    const std::vector<std::string>& extra = {}) {
+    curl_easy_reset(c);
+    curl_slist* headers = curl_slist_append(nullptr, authorization.c_str());
+    for (const std::string& h : extra) headers = curl_slist_append(headers, h.c_str());
+    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "Khun/" KHUN_VERSION);
+    return headers;
+}
+
 } // namespace
 
 void global_init() { curl_global_init(CURL_GLOBAL_DEFAULT); }
@@ -95,15 +110,9 @@ Response Client::perform(const std::string& path, const std::string* form, int t
     CURL* c = static_cast<CURL*>(curl);
     assert(c);
     Response r;
-    curl_easy_reset(c);
     const std::string url = server + path;
-    curl_slist* headers = curl_slist_append(nullptr, authorization.c_str());
-    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_slist* headers = prepare(c, url, authorization);
     curl_easy_setopt(c, CURLOPT_TIMEOUT, long(timeoutSeconds));
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "Khun/" KHUN_VERSION);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &r.body);
     if (form) {
@@ -134,10 +143,8 @@ Response Client::stream(const std::string& path, const std::vector<std::string>&
     assert(idleSeconds > 0);
     CURL* c = static_cast<CURL*>(curl);
     Response r;
-    curl_easy_reset(c);
     const std::string url = server + path;
-    curl_slist* headers = curl_slist_append(nullptr, authorization.c_str());
-    for (const std::string& h : extra) headers = curl_slist_append(headers, h.c_str());
+    curl_slist* headers = prepare(c, url, authorization, extra);
     StreamState s;
     s.curl = c;
     s.opened = &opened;
@@ -145,11 +152,6 @@ Response Client::stream(const std::string& path, const std::vector<std::string>&
     s.stop = &stop;
     s.lastByte = std::chrono::steady_clock::now();
     s.idleSeconds = idleSeconds;
-    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "Khun/" KHUN_VERSION);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, stream_write);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
