@@ -17,11 +17,14 @@ targets=("$@")
 BUILD=${BUILD:-build-fuzz}
 CXX=${CXX:-$(command -v clang++ || command -v clang++-14)}
 
-# The compiler is chosen once, when the build directory is made.
-compiler=()
-[ -f "$BUILD/CMakeCache.txt" ] || compiler=(-DCMAKE_CXX_COMPILER="$CXX")
-cmake -S . -B "$BUILD" "${compiler[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKHUN_FUZZ=ON \
-  -DKHUN_TESTS=OFF >/dev/null
+# The compiler is chosen once, when the build directory is made. A build already made
+# with KHUN_FUZZ (.ci/run's sanitizer build, tests and asserts on) is used as it is.
+if ! grep -q '^KHUN_FUZZ:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
+  compiler=()
+  [ -f "$BUILD/CMakeCache.txt" ] || compiler=(-DCMAKE_CXX_COMPILER="$CXX")
+  cmake -S . -B "$BUILD" "${compiler[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKHUN_FUZZ=ON \
+    -DKHUN_TESTS=OFF >/dev/null
+fi
 cmake --build "$BUILD" -j"${JOBS:-1}" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
 mkdir -p "$BUILD/artifacts"

@@ -25,25 +25,26 @@ from standin import Spec, StandIn  # noqa: E402
 ALL = ["makruk", "makpong", "cambodian", "asean"]
 
 # Clocks and ply caps are chosen so that a scenario's games cannot take longer than the
-# bot's clock allows (limit + increment x its moves), well inside ctest's 100 s: 30+1
-# over a cap of 40 plies is at most 50 s of the bot's thinking, games run two at a time.
+# bot's clock allows (limit + increment x its moves), well inside ctest's 100 s: 15+1
+# (pychess.org's shortest base is a quarter minute) over a cap of 40 plies is at most 35 s
+# of the bot's thinking, games run two at a time.
 SCENARIOS = {
     # 1. A whole game of each variant, the bot white in some and black in others.
     "variants_a": dict(
-        games=[Spec("makruk", bot="black", limit=30, inc=1, plies=40, dup_start=True),
-               Spec("makpong", bot="white", limit=30, inc=1, plies=40, opponent="bob")],
+        games=[Spec("makruk", bot="black", limit=15, inc=1, plies=40, dup_start=True),
+               Spec("makpong", bot="white", limit=15, inc=1, plies=40, opponent="bob")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"]),
     "variants_b": dict(
-        games=[Spec("cambodian", bot="random", limit=30, inc=1, plies=40),
-               Spec("asean", bot="black", limit=30, inc=1, plies=40, opponent="carol")],
+        games=[Spec("cambodian", bot="random", limit=15, inc=1, plies=40),
+               Spec("asean", bot="black", limit=15, inc=1, plies=40, opponent="carol")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"], token_via="env"),
     # 2. Set-up positions with a running count: board's honour (limit 128 plies, 79 left),
     #    the bot moving first; then a bare king's count with 5 plies left, which runs out
     #    with the bot to move (unless it mates first): the server ends the game there.
     "count": dict(
-        games=[Spec("makruk", bot="white", limit=30, inc=1, plies=30,
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=30,
                     fen="8/8/4k3/8/2nM4/8/2m5/K1m5 w - 128 49 91"),
-               Spec("makruk", bot="black", limit=30, inc=1, plies=40,
+               Spec("makruk", bot="black", limit=15, inc=1, plies=40,
                     fen="8/8/4k3/8/2n5/8/2m5/K1m5 w - 64 60 91")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"], token_via="env",
         ends={1: ("counting rule", "checkmate", "stalemate")}),
@@ -53,26 +54,26 @@ SCENARIOS = {
         games=[Spec("standard", key="standard", expect="variant"),
                Spec("sittuyin", expect="variant", opponent="dave"),
                Spec("cambodian", expect="variant"),
-               Spec("asean", bot="white", limit=30, inc=1, plies=40)],
+               Spec("asean", bot="white", limit=15, inc=1, plies=40)],
         parallel=1, args=["--max-games", "1", "--variants", "makruk,asean"],
         advertised=["makruk", "asean"]),
     # 4. The event stream cut mid-game (and two reconnections refused with 502), the game
     #    stream ended by the server, then both cut at once (the game stream's first
     #    reopening refused: the server re-sends gameStart): the game goes on each time.
     "drops": dict(
-        games=[Spec("makruk", bot="white", limit=30, inc=1, plies=40,
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=40,
                     drops={6: "event", 14: "game", 22: "both"})],
         parallel=1, args=["--max-games", "1"], check="drops"),
     # 5. A 502 answers the bot's 3rd move POST: (a) the move was not played, (b) it was.
     "move502": dict(
-        games=[Spec("makruk", bot="black", limit=30, inc=1, plies=30, fail_move=(3, "a")),
-               Spec("cambodian", bot="white", limit=30, inc=1, plies=30, fail_move=(3, "b"),
+        games=[Spec("makruk", bot="black", limit=15, inc=1, plies=30, fail_move=(3, "a")),
+               Spec("cambodian", bot="white", limit=15, inc=1, plies=30, fail_move=(3, "b"),
                     opponent="bob")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"], check="move502"),
     #    The bot killed mid-game and started again: the server re-sends gameStart for the
     #    game in progress on the new event stream, and the new bot plays it to the end.
     "restart": dict(
-        games=[Spec("makruk", bot="black", limit=30, inc=1, plies=40)],
+        games=[Spec("makruk", bot="black", limit=15, inc=1, plies=40)],
         parallel=1, args=["--max-games", "1"], restart_at=10, check="restart"),
     # 6. A token the server refuses (403 on /api/account): exit 1, one error line.
     "badtoken": dict(games=[Spec("makruk")], args=["--max-games", "1"], token_via="env",
