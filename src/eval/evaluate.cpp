@@ -422,12 +422,52 @@ bool bare_king_ending(const Position& pos) {
            (!more_than_one(pos.pieces(WHITE)) || !more_than_one(pos.pieces(BLACK)));
 }
 
+// The drop games: a piece in hand is worth its material, as on the board (it can be put
+// anywhere its game allows, which the board's square tables cannot value).
+template <class Sink>
+void hand_terms(const Position& pos, Sink& out) {
+    for (Color c : {WHITE, BLACK})
+        if (pos.hand_count(c))
+            for (PieceType pt = PAWN; pt < KING; ++pt)
+                if (int n = pos.in_hand(c, pt)) out.add(c, P_MATERIAL + pt, n);
+}
+
+// Sittuyin's setup, while a king is still in hand: only material and the square tables,
+// which every term about kings, attacks and pawn structure would need a king for.
+int setup_score(const Position& pos) {
+    ScoreSink sink;
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square sq = pop_lsb(b);
+        const Piece pc = pos.piece_on(sq);
+        const PieceType pt = type_of(pc);
+        const Color c = color_of(pc);
+        if (pt != KING) sink.add(c, P_MATERIAL + pt);
+        sink.add(c, P_PSQ + pt * 64 + (c == WHITE ? relative<WHITE>(sq) : relative<BLACK>(sq)));
+    }
+    hand_terms(pos, sink);
+    sink.add(pos.side_to_move(), P_TEMPO);
+    const int ph = phase(pos);
+    return (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
+}
+
 } // namespace
 
 Value evaluate(const Position& pos) {
+    if (pos.variant().drops && (!pos.has_king(WHITE) || !pos.has_king(BLACK))) {
+        const int v = setup_score(pos);
+        return pos.side_to_move() == WHITE ? v : -v;
+    }
     const PawnEntry& pe = pawn_entry(pos);
     ScoreSink sink{pe.score};
     piece_terms(pos, pe.passed[WHITE], pe.passed[BLACK], sink);
+    // Pieces in hand: material, and no bare king while its side still holds pieces.
+    if (pos.hand_count(WHITE) | pos.hand_count(BLACK)) {
+        hand_terms(pos, sink);
+        const int ph = phase(pos);
+        const int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
+        assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
+        return pos.side_to_move() == WHITE ? v : -v;
+    }
     const int ph = phase(pos);
     int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
 

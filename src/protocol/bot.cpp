@@ -198,7 +198,7 @@ int Bot::run() {
 std::vector<std::string> bot_variants() {
     // pychess.org's names for the games it shares with Khun (server/variants.py).
     std::vector<std::string> out;
-    for (const char* name : {"makruk", "makpong", "cambodian", "asean"})
+    for (const char* name : {"makruk", "makpong", "cambodian", "asean", "sittuyin", "makrukhouse"})
         if (find_variant(name)) out.push_back(name);
     return out;
 }

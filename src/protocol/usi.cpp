@@ -26,6 +26,9 @@ std::string usi_score(Value v) {
 } // namespace
 
 std::string usi_to_uci(const std::string& m) {
+    // A drop: "R*8h" is "R@a1".
+    if (m.size() == 4 && m[1] == '*' && is_usi_square(m, 2))
+        return std::string{m[0], '@', char('a' + ('8' - m[2])), char('1' + ('h' - m[3]))};
     if (m.size() < 4 || m.size() > 5 || !is_usi_square(m, 0) || !is_usi_square(m, 2)) return m;
     std::string r = m;
     for (size_t i : {size_t(0), size_t(2)}) {
@@ -36,6 +39,8 @@ std::string usi_to_uci(const std::string& m) {
 }
 
 std::string uci_to_usi(const std::string& m) {
+    if (m.size() == 4 && m[1] == '@' && is_uci_square(m, 2))
+        return std::string{m[0], '*', char('8' - (m[2] - 'a')), char('h' - (m[3] - '1'))};
     if (m.size() < 4 || m.size() > 5 || !is_uci_square(m, 0) || !is_uci_square(m, 2)) return m;
     std::string r = m;
     for (size_t i : {size_t(0), size_t(2)}) {
@@ -57,7 +62,21 @@ std::string usi_option_name(const std::string& name) {
 
 std::string to_sfen(const Position& pos) {
     const std::string fen = pos.fen();
-    return fen.substr(0, fen.find(' ')) + (pos.side_to_move() == WHITE ? " b - " : " w - ") +
+    // The hands as Fairy-Stockfish writes them: a count before a letter held twice or more,
+    // White's then Black's, "-" for none.
+    std::string hand;
+    const std::string held = fen.find('[') < fen.find(' ')
+                                 ? fen.substr(fen.find('[') + 1, fen.find(']') - fen.find('[') - 1)
+                                 : std::string();
+    for (size_t i = 0; i < held.size();) {
+        size_t j = i;
+        while (j < held.size() && held[j] == held[i]) ++j;
+        if (j - i > 1) hand += std::to_string(j - i);
+        hand += held[i];
+        i = j;
+    }
+    return fen.substr(0, std::min(fen.find('['), fen.find(' '))) +
+           (pos.side_to_move() == WHITE ? " b " : " w ") + (hand.empty() ? "-" : hand) + " " +
            std::to_string(pos.game_ply() + 1);
 }
 
@@ -78,9 +97,29 @@ std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& err
         error = "SFEN side to move must be 'b' or 'w', not '" + side + "'";
         return std::nullopt;
     }
+    // The hands: "2RNp" is "[RRNp]"; whether the game has them is the FEN's to judge.
+    std::string held;
     if (hand != "-") {
-        error = "the Makruk family has no pieces in hand, the SFEN hand must be '-'";
-        return std::nullopt;
+        int n = 0;
+        for (char c : hand) {
+            if (std::isdigit(static_cast<unsigned char>(c))) {
+                n = n * 10 + (c - '0');
+                if (n > 32) {
+                    error = "SFEN hand count out of range in '" + hand + "'";
+                    return std::nullopt;
+                }
+            } else if (std::isalpha(static_cast<unsigned char>(c))) {
+                held.append(n ? n : 1, c);
+                n = 0;
+            } else {
+                error = "SFEN hand must be letters with counts, or '-', not '" + hand + "'";
+                return std::nullopt;
+            }
+        }
+        if (n) {
+            error = "SFEN hand ends in a count: '" + hand + "'";
+            return std::nullopt;
+        }
     }
     auto n = protocol::number(ply, 0, 100000);
     if (!n || *n < 1) {
@@ -90,7 +129,8 @@ std::optional<std::string> sfen_to_fen(const std::string& sfen, std::string& err
     const bool white = side == "b";
     // The SFEN counts plies from 1; a FEN counts White's moves from 1.
     const long long fullmove = 1 + std::max<long long>(*n - 1 - (white ? 0 : 1), 0) / 2;
-    return board + (white ? " w" : " b") + " - - 0 " + std::to_string(fullmove);
+    return board + (hand != "-" ? "[" + held + "]" : "") + (white ? " w" : " b") + " - - 0 " +
+           std::to_string(fullmove);
 }
 
 // UCI's commands with shogi squares, mates in plies, USI_ option names, "b" (sente,

@@ -40,7 +40,10 @@ bool looks_like_move(const std::string& s) {
 // board, start position) and Betza `piece` lines, as Fairy-Stockfish does.
 std::vector<std::string> setup_lines(const Variant& v) {
     if (v.cecpSetup.empty()) return {};
-    std::vector<std::string> out = {"setup (" + v.cecpSetup + ") 8x8+0_makruk " + v.startFen};
+    // The pockets: one per piece kind of the game (six), as Fairy-Stockfish counts them.
+    const std::string pockets = v.drops ? "6" : "0";
+    std::vector<std::string> out = {"setup (" + v.cecpSetup + ") 8x8+" + pockets + "_" +
+                                    v.cecpTemplate + " " + v.startFen};
     out.insert(out.end(), v.cecpPieces.begin(), v.cecpPieces.end());
     return out;
 }

@@ -33,13 +33,14 @@ struct CountSink {
 };
 
 // Squares the enemy attacks once our king has left ksq: where the king may not go.
-template <Color Us>
+template <Color Us, bool General>
 __attribute__((always_inline)) inline Bitboard king_danger(const Position& pos, Square ksq) {
     constexpr Color Them = ~Us;
     const Bitboard occ = pos.pieces() ^ square_bb(ksq);
     const Bitboard pawns = pos.pieces(Them, PAWN);
     Bitboard danger = pawn_attacks_bb<Them>(pawns);
-    danger |= attacks::king(pos.king_square(Them));
+    // Sittuyin's setup phase may have the enemy king still in hand.
+    if (!General || pos.has_king(Them)) danger |= attacks::king(pos.king_square(Them));
     for (Bitboard p = pos.pieces(Them, KNIGHT); p;) danger |= attacks::knight(pop_lsb(p));
     for (Bitboard p = pos.pieces(Them, MET); p;) danger |= attacks::met(pop_lsb(p));
     for (Bitboard p = pos.pieces(Them, KHON); p;) danger |= attacks::khon(Them, pop_lsb(p));
@@ -53,7 +54,50 @@ __attribute__((always_inline)) inline Bitboard king_danger(const Position& pos, 
 // first-move specials.
 template <Color Us>
 bool king_safe_after(const Position& pos, Bitboard occ) {
-    return !(pos.attackers_to(pos.king_square(Us), occ) & pos.pieces(~Us));
+    return !pos.has_king(Us) || !(pos.attackers_to(pos.king_square(Us), occ) & pos.pieces(~Us));
+}
+
+// The drop games: where a piece of kind pt may be dropped, before the occupancy, checks
+// and the king's safety are taken into account (Fairy-Stockfish's drop_region).
+template <Color Us>
+Bitboard drop_squares(const Variant& var, PieceType pt) {
+    constexpr Bitboard First = Us == WHITE ? Rank1BB : Rank8BB;
+    // Own ranks 1..dropRanks.
+    Bitboard b = var.dropRanks >= 8 ? ~Bitboard(0)
+                 : Us == WHITE      ? ~Bitboard(0) >> (64 - 8 * var.dropRanks)
+                                    : ~Bitboard(0) << (64 - 8 * var.dropRanks);
+    if (pt == ROOK && var.rookDropsBackRank) b &= First;
+    if (pt == PAWN) {
+        // Makrukhouse: anywhere a pawn can still move. Elsewhere not on the first rank nor
+        // where a pawn promotes (sittuyin: its diagonal squares).
+        if (var.pawnDropsEverywhere)
+            b &= ~(Us == WHITE ? Rank8BB : Rank1BB);
+        else
+            b &= ~First & ~(var.sittuyinPromotion ? sittuyin_promotion_squares(Us)
+                                                  : promotion_zone(Us, var.promotionRank));
+    }
+    return b;
+}
+
+// Drops of every kind in hand onto `target`, a king only where it is not attacked. Returns
+// whether any was found (sittuyin's setup phase needs to know).
+template <Color Us, class Sink>
+bool generate_drops(const Position& pos, Bitboard target, Sink& out) {
+    const Variant& var = pos.variant();
+    bool any = false;
+    for (PieceType pt = PAWN; pt <= KING; ++pt) {
+        if (!pos.in_hand(Us, pt)) continue;
+        Bitboard b = target & drop_squares<Us>(var, pt);
+        if (pt == KING)
+            for (Bitboard k = b; k;) {
+                const Square s = pop_lsb(k);
+                if (pos.attackers_to(s, pos.pieces() | square_bb(s)) & pos.pieces(~Us))
+                    b ^= square_bb(s);
+            }
+        for (Bitboard d = b; d;) out.add_one(Move::drop(pt, pop_lsb(d)));
+        any |= b != 0;
+    }
+    return any;
 }
 
 // The whole generator. `General` adds what only the related games and the sutras need
@@ -71,30 +115,48 @@ void generate_all(const Position& pos, Sink& out) {
 
     const Bitboard occupied = pos.pieces();
     const Bitboard ours = pos.pieces(Us), theirs = pos.pieces(Them);
-    const Square ksq = pos.king_square(Us);
+    // Sittuyin: a side whose king is still in hand has no king to keep safe (and is never
+    // in check); its board moves come only once it has no drop left.
+    const bool kingless = General && !pos.has_king(Us);
+    const Square ksq = kingless ? SQ_NONE : pos.king_square(Us);
     const Bitboard checkers = pos.checkers();
+
+    // The drop games. Drops are quiet; in check they must block the one checker's ray.
+    if (General && var.drops && pos.hand_count(Us) && !more_than_one(checkers)) {
+        const Bitboard dropTarget =
+            ~occupied & (checkers ? between_bb(ksq, lsb(checkers)) : ~Bitboard(0));
+        if (var.mustDrop) {
+            // Sittuyin's setup: while a drop is legal, no piece moves.
+            if (T == CAPTURES) {
+                CountSink probe;
+                if (generate_drops<Us>(pos, dropTarget, probe)) return;
+            } else if (generate_drops<Us>(pos, dropTarget, out))
+                return;
+        } else if (T != CAPTURES)
+            generate_drops<Us>(pos, dropTarget, out);
+    }
 
     const Bitboard kinds = T == CAPTURES ? theirs : T == QUIETS ? ~occupied : ~ours;
 
     // King: every target that no enemy piece attacks once the king has left its square.
-    if (Bitboard b = attacks::king(ksq) & kinds) {
+    if (Bitboard b = kingless ? 0 : attacks::king(ksq) & kinds) {
         // Makpong: a king in check may only capture its one checker.
         if (General && var.makpong && checkers) b &= more_than_one(checkers) ? 0 : checkers;
-        if (b) out.add(ksq, b & ~king_danger<Us>(pos, ksq));
+        if (b) out.add(ksq, b & ~king_danger<Us, General>(pos, ksq));
     }
     // First-move king leap (cambodian: not out of check; Sut Khun: any time) to an empty
     // square a knight's move away on the next rank.
-    if (General && T != CAPTURES && (pos.rights() & square_bb(ksq)) &&
+    if (General && T != CAPTURES && !kingless && (pos.rights() & square_bb(ksq)) &&
         (var.cambodianMoves ? !checkers : var.sutKhun)) {
         const Bitboard b = attacks::knight(ksq) & rank_bb(rank_of(ksq + Up)) & ~occupied;
-        if (b) out.add(ksq, b & ~king_danger<Us>(pos, ksq));
+        if (b) out.add(ksq, b & ~king_danger<Us, General>(pos, ksq));
     }
     if (more_than_one(checkers)) return;
 
     // In single check every other move must capture the checker or block its ray.
     const Bitboard checkMask = checkers ? between_bb(ksq, lsb(checkers)) | checkers : ~Bitboard(0);
     const Bitboard target = kinds & checkMask;
-    const Bitboard pinned = pos.pinned(Us);
+    const Bitboard pinned = kingless ? 0 : pos.pinned(Us);
     const Bitboard promoZone = promotion_zone(Us, var.promotionRank);
 
     // Pawns. Pins are orthogonal, so a pinned pawn never captures and pushes only when
@@ -123,6 +185,28 @@ void generate_all(const Position& pos, Sink& out) {
             out.add_pawns(right & ~promoZone, UpRight, NORMAL);
         }
         if (T != CAPTURES) out.add_pawns(push & ~promoZone, Up, NORMAL);
+    }
+
+    // Sittuyin: a pawn on its diagonal squares (the last pawn anywhere) may become the
+    // side's one general, where it stands or a diagonal step onward onto an empty square,
+    // if the general there attacks no enemy piece; nor may the move uncover a check.
+    if (General && T != QUIETS && var.sittuyinPromotion && !pos.count(Us, MET)) {
+        const Bitboard pawns = pos.pieces(Us, PAWN);
+        const Bitboard theirKing = pos.pieces(Them, KING);
+        const Bitboard sliders = pos.pieces(Us, ROOK) | pos.pieces(Us, AIWOK);
+        for (Bitboard b = more_than_one(pawns) ? pawns & sittuyin_promotion_squares(Us) : pawns;
+             b;) {
+            const Square from = pop_lsb(b);
+            for (Bitboard t = ((attacks::met(from) & ~occupied) | square_bb(from)) & checkMask;
+                 t;) {
+                const Square to = pop_lsb(t);
+                const Bitboard occ = (occupied ^ square_bb(from)) | square_bb(to);
+                if ((attacks::met(to) & theirs) || !king_safe_after<Us>(pos, occ) ||
+                    (theirKing && (attacks::rook(lsb(theirKing), occ) & sliders)))
+                    continue;
+                out.add_one(Move(from, to, PROMOTION));
+            }
+        }
     }
 
     // Steppers and leapers: a pinned one cannot move at all (its steps leave the line),
@@ -208,7 +292,7 @@ bool moves_ok(const Position& pos, const Move* begin, const Move* end) {
     for (const Move* m = begin; m != end; ++m) {
         // A move listed twice would be searched twice, and counted twice by perft.
         if (std::find(m + 1, end, *m) != end) return false;
-        const Piece pc = pos.piece_on(m->from());
+        const Piece pc = pos.moved_piece(*m);
         if (!pc || color_of(pc) != us) return false;
         const bool noisy = pos.is_capture(*m) || m->is_promotion();
         if ((T == CAPTURES && !noisy) || (T == QUIETS && noisy)) return false;
@@ -216,7 +300,8 @@ bool moves_ok(const Position& pos, const Move* begin, const Move* end) {
         StateInfo copy, next;
         after.copy_from(pos, &copy);
         after.do_move(*m, next);
-        if (after.attackers_to(after.king_square(us), ~us, after.pieces())) return false;
+        if (after.has_king(us) && after.attackers_to(after.king_square(us), ~us, after.pieces()))
+            return false;
         if (pos.gives_check(*m) != after.in_check()) return false;
     }
     return true;
@@ -265,6 +350,8 @@ bool has_checking_move(const Position& pos) {
 std::string to_uci(Move m, const Position& pos) {
     if (m == Move::none()) return "(none)";
     if (m == Move::null()) return "0000";
+    // A drop: the piece's letter, upper case for both sides, '@', the square ("R@a1").
+    if (m.is_drop()) return pos.variant().pieceChars[m.drop_type()] + ("@" + square_name(m.to()));
     std::string s = square_name(m.from()) + square_name(m.to());
     if (m.is_promotion()) {
         const char c = pos.variant().pieceChars[promotion_type(m, pos.variant())];
@@ -276,8 +363,9 @@ std::string to_uci(Move m, const Position& pos) {
 Move parse_uci_move(const Position& pos, const std::string& text) {
     if (text.size() < 4 || text.size() > 5) return Move::none();
     std::string t = text;
-    // Some GUIs write the promotion letter in upper case.
+    // Some GUIs write the promotion letter in upper case, or a drop's in lower case.
     if (t.size() == 5) t[4] = char(std::tolower(static_cast<unsigned char>(t[4])));
+    if (t.size() == 4 && t[1] == '@') t[0] = char(std::toupper(static_cast<unsigned char>(t[0])));
     for (Move m : MoveList(pos)) {
         std::string u = to_uci(m, pos);
         if (u == t) return m;

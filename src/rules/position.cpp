@@ -15,6 +15,7 @@ namespace zobrist {
 Key psq[PIECE_NB][SQUARE_NB];
 Key side;
 Key countLeft[1024];
+Key hand[PIECE_NB][MAX_HAND + 1];
 } // namespace zobrist
 
 const char* outcome_name(Outcome o) {
@@ -49,194 +50,19 @@ void Position::init() {
         for (int c = 0; c < COLOR_NB; ++c)
             for (int pt = OldKinds; pt < 1 << PIECE_TYPE_BITS; ++pt)
                 for (Key& k : zobrist::psq[make_piece(Color(c), PieceType(pt))]) k = next();
+        // Drawn last, and none for an empty hand: the keys of the games without drops
+        // stay what they were.
+        for (int pc = 0; pc < PIECE_NB; ++pc)
+            for (int n = 1; n <= zobrist::MAX_HAND; ++n) zobrist::hand[pc][n] = next();
     });
-}
-
-// ---------------------------------------------------------------------------------------
-// FEN
-
-namespace {
-
-// Reads a whole non-negative number; nullopt on anything else or on absurd sizes.
-std::optional<int> parse_count(const std::string& s, int max) {
-    if (s.empty() || s.size() > 9) return std::nullopt;
-    int v = 0;
-    for (char c : s) {
-        if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
-        v = v * 10 + (c - '0');
-    }
-    if (v > max) return std::nullopt;
-    return v;
-}
-
-} // namespace
-
-namespace {
-
-// Which own piece a first-move right in field 3 may belong to. Cambodian keeps a right on
-// any own piece, as Fairy-Stockfish does; a sutra right is kept only where a sutra can use it.
-bool right_applies(const Variant& v, PieceType pt) {
-    if (v.cambodianMoves) return true;
-    return (pt == KING && v.sutKhun) || (pt == MET && v.sutMet) || (pt == KNIGHT && v.sutMa);
-}
-
-} // namespace
-
-std::optional<std::string> Position::set(const std::string& fen, const Variant& v, StateInfo* si) {
-    std::istringstream ss(fen);
-    std::vector<std::string> f;
-    for (std::string t; ss >> t && f.size() < 10;) f.push_back(t);
-    if (f.empty()) return "empty FEN";
-    size_t i = 1;
-    auto next = [&](const char* dflt) { return i < f.size() ? f[i++] : std::string(dflt); };
-    const std::string board_s = f[0], side_s = next("w"), castle_s = next("-"), f4 = next("-");
-    // Karouk: the checks each side still needs ("1+1"), between fields 4 and 5.
-    std::string checks_s;
-    if (v.firstCheckWins && i < f.size() && f[i].find('+') != std::string::npos) checks_s = f[i++];
-    const std::string f5 = next("0"), f6 = next("1");
-    if (i < f.size())
-        return std::string("FEN has more than ") + (v.firstCheckWins ? "7" : "6") + " fields";
-
-    // Parse into a scratch copy so that *this stays untouched on error.
-    Piece nb[SQUARE_NB] = {};
-    int rank = 7, file = 0;
-    for (size_t j = 0; j < board_s.size(); ++j) {
-        char c = board_s[j];
-        if (c == '/') {
-            if (file != 8)
-                return "rank " + std::to_string(rank + 1) + " has " + std::to_string(file) +
-                       " squares, not 8";
-            if (--rank < 0) return "more than 8 ranks";
-            file = 0;
-        } else if (c == '~') {
-            // Fairy-Stockfish marks a promoted piece (pychess.org's FENs carry it); without
-            // drops a promoted met is a met in every respect, so the mark changes nothing.
-            if (j == 0 || !std::isalpha(static_cast<unsigned char>(board_s[j - 1])))
-                return "'~' (a promoted piece) must follow a piece letter";
-        } else if (c >= '1' && c <= '8') {
-            file += c - '0';
-            if (file > 8) return "rank " + std::to_string(rank + 1) + " is longer than 8 squares";
-        } else {
-            size_t idx = std::isalpha(static_cast<unsigned char>(c))
-                             ? v.pieceChars.find(char(std::toupper(static_cast<unsigned char>(c))))
-                             : std::string::npos;
-            if (idx == std::string::npos || idx == 0)
-                return std::string("unknown piece letter '") + c + "' in " + v.name;
-            if (file >= 8) return "rank " + std::to_string(rank + 1) + " is longer than 8 squares";
-            Color col = std::isupper(static_cast<unsigned char>(c)) ? WHITE : BLACK;
-            nb[make_square(File(file), Rank(rank))] = make_piece(col, PieceType(idx));
-            ++file;
-        }
-    }
-    if (rank != 0) return "FEN has " + std::to_string(8 - rank) + " ranks, not 8";
-    if (file != 8) return "rank 1 has " + std::to_string(file) + " squares, not 8";
-
-    Color stm;
-    if (side_s == "w")
-        stm = WHITE;
-    else if (side_s == "b")
-        stm = BLACK;
-    else
-        return "side to move must be 'w' or 'b', not '" + side_s + "'";
-
-    // Field 3: first-move rights as files, upper case for White's first rank, lower case
-    // for Black's eighth. A letter whose square holds no piece that can use it is dropped.
-    Bitboard rights = 0;
-    if (castle_s != "-") {
-        if (!v.has_rights())
-            return "castling field must be '-' in " + v.name + ", not '" + castle_s + "'";
-        for (char c : castle_s) {
-            const bool white = c >= 'A' && c <= 'H', black = c >= 'a' && c <= 'h';
-            if (!white && !black)
-                return "first-move rights must be files such as 'DEde', or '-', not '" + castle_s +
-                       "'";
-            const Color col = white ? WHITE : BLACK;
-            const Square s = make_square(File(c - (white ? 'A' : 'a')), white ? RANK_1 : RANK_8);
-            if (nb[s] && color_of(nb[s]) == col && right_applies(v, type_of(nb[s])))
-                rights |= square_bb(s);
-        }
-    }
-
-    uint8_t checks[COLOR_NB] = {1, 1};
-    if (!checks_s.empty()) {
-        if (checks_s.size() != 3 || checks_s[1] != '+' || !std::isdigit(uint8_t(checks_s[0])) ||
-            !std::isdigit(uint8_t(checks_s[2])))
-            return "check counters must look like '1+1', not '" + checks_s + "'";
-        checks[WHITE] = uint8_t(checks_s[0] - '0');
-        checks[BLACK] = uint8_t(checks_s[2] - '0');
-    }
-
-    int limit = 0, ply = 0, r50 = 0;
-    if (f4 != "-") {
-        auto l = parse_count(f4, 1000);
-        if (!l) return "counting limit must be '-' or a number of plies, not '" + f4 + "'";
-        limit = *l;
-    }
-    auto p5 = parse_count(f5, 100000);
-    if (!p5) return "halfmove/counting ply must be a number, not '" + f5 + "'";
-    auto p6 = parse_count(f6, 100000);
-    if (!p6) return "fullmove number must be a number, not '" + f6 + "'";
-    // Fairy-Stockfish: with a running count field 5 is the counting ply.
-    if (limit) {
-        ply = *p5;
-        if (ply > 1000) return "counting ply " + f5 + " is out of range";
-    } else
-        r50 = *p5;
-
-    // Whole-position checks.
-    int kings[COLOR_NB] = {}, total[COLOR_NB] = {};
-    for (Square s = SQ_A1; s <= SQ_H8; ++s) {
-        Piece pc = nb[s];
-        if (!pc) continue;
-        ++total[color_of(pc)];
-        if (type_of(pc) == KING) ++kings[color_of(pc)];
-        if (type_of(pc) == PAWN && relative_rank(color_of(pc), s) >= v.promotionRank)
-            return "pawn on " + square_name(s) + " stands on its promotion zone";
-    }
-    for (Color c : {WHITE, BLACK}) {
-        const char* name = c == WHITE ? "White" : "Black";
-        if (kings[c] != 1)
-            return std::string(name) + " has " + std::to_string(kings[c]) + " kings, not 1";
-        if (total[c] > 16) return std::string(name) + " has more than 16 pieces";
-    }
-
-    // Build on a scratch position, so that *this stays untouched if the last check fails.
-    Position tmp;
-    tmp.var = &v;
-    for (Square s = SQ_A1; s <= SQ_H8; ++s)
-        if (nb[s]) tmp.put_piece(nb[s], s);
-    if (tmp.attackers_to(tmp.king_square(~stm), tmp.pieces()) & tmp.pieces(stm))
-        return std::string(stm == WHITE ? "White" : "Black") +
-               " is to move and could capture the enemy king";
-
-    std::memcpy(board, tmp.board, sizeof board);
-    std::memcpy(byType, tmp.byType, sizeof byType);
-    std::memcpy(byColor, tmp.byColor, sizeof byColor);
-    var = &v;
-    generalGen = v.general_movegen() ? ~Bitboard(0) : 0;
-    generalMake = v.firstCheckWins ? ~Bitboard(0) : 0;
-    sideToMove = stm;
-    gamePly = std::max(2 * (*p6 - 1), 0) + (stm == BLACK);
-    *si = StateInfo{};
-    st = si;
-    st->rule50 = r50;
-    st->countLimit = limit;
-    st->countPly = ply;
-    st->rights = rights;
-    if (v.firstCheckWins)
-        st->checksLeft[WHITE] = checks[WHITE], st->checksLeft[BLACK] = checks[BLACK];
-    st->key = compute_key();
-    st->checkers = attackers_to(king_square(stm), pieces()) & pieces(~stm);
-    st->move = Move::none();
-    // The checks above refuse whatever else would break what do_move relies on.
-    assert(is_ok());
-    return std::nullopt;
 }
 
 void Position::copy_from(const Position& o, StateInfo* si) {
     std::memcpy(board, o.board, sizeof board);
     std::memcpy(byType, o.byType, sizeof byType);
     std::memcpy(byColor, o.byColor, sizeof byColor);
+    std::memcpy(hand, o.hand, sizeof hand);
+    handCount[WHITE] = o.handCount[WHITE], handCount[BLACK] = o.handCount[BLACK];
     sideToMove = o.sideToMove;
     gamePly = o.gamePly;
     var = o.var;
@@ -248,71 +74,6 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     si->accumulator.computed[WHITE] = si->accumulator.computed[BLACK] = false;
     st = si;
     assert(consistent());
-}
-
-std::string board_fen(const Piece board[SQUARE_NB], const Variant& v) {
-    std::string s;
-    for (int r = RANK_8; r >= RANK_1; --r) {
-        int empty = 0;
-        for (int f = FILE_A; f <= FILE_H; ++f) {
-            Piece pc = board[make_square(File(f), Rank(r))];
-            if (!pc) {
-                ++empty;
-                continue;
-            }
-            if (empty) s += char('0' + empty), empty = 0;
-            char c = v.pieceChars[type_of(pc)];
-            s += color_of(pc) == WHITE ? c : char(std::tolower(static_cast<unsigned char>(c)));
-        }
-        if (empty) s += char('0' + empty);
-        if (r > RANK_1) s += '/';
-    }
-    return s;
-}
-
-std::string Position::fen() const {
-    std::string s = board_fen(board, *var);
-    s += sideToMove == WHITE ? " w " : " b ";
-    // Field 3: White's rights by file, then Black's, as Fairy-Stockfish writes gates.
-    std::string rights;
-    for (Bitboard b = st->rights & Rank1BB; b;) rights += char('A' + file_of(pop_lsb(b)));
-    for (Bitboard b = st->rights & Rank8BB; b;) rights += char('a' + file_of(pop_lsb(b)));
-    s += rights.empty() ? "-" : rights;
-    s += st->countLimit ? " " + std::to_string(st->countLimit) : std::string(" -");
-    if (var->firstCheckWins)
-        s += " " + std::to_string(st->checksLeft[WHITE]) + "+" +
-             std::to_string(st->checksLeft[BLACK]);
-    s += " " + std::to_string(st->countLimit ? st->countPly : st->rule50);
-    s += " " + std::to_string(1 + (gamePly - (sideToMove == BLACK)) / 2);
-    return s;
-}
-
-// ---------------------------------------------------------------------------------------
-// Placement
-
-inline void Position::put_piece(Piece pc, Square s) {
-    assert(!board[s]); // the bits of a piece overwritten would stay behind
-    board[s] = pc;
-    byType[type_of(pc)] |= square_bb(s);
-    byColor[color_of(pc)] |= square_bb(s);
-}
-
-inline void Position::remove_piece(Square s) {
-    assert(board[s]); // XOR would put a phantom piece on the square instead
-    Piece pc = board[s];
-    byType[type_of(pc)] ^= square_bb(s);
-    byColor[color_of(pc)] ^= square_bb(s);
-    board[s] = NO_PIECE;
-}
-
-inline void Position::move_piece(Square from, Square to) {
-    assert(board[from] && !board[to]); // a capture removes its victim first
-    Piece pc = board[from];
-    Bitboard fromTo = square_bb(from) | square_bb(to);
-    byType[type_of(pc)] ^= fromTo;
-    byColor[color_of(pc)] ^= fromTo;
-    board[from] = NO_PIECE;
-    board[to] = pc;
 }
 
 // The unused no-piece rows of the piece-square keys stand for the first-move rights
@@ -328,6 +89,9 @@ Key Position::compute_key() const {
     for (Square s = SQ_A1; s <= SQ_H8; ++s)
         if (board[s]) k ^= zobrist::psq[board[s]][s];
     for (Bitboard b = st->rights; b;) k ^= rights_key(pop_lsb(b));
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt = PAWN; pt <= KING; ++pt)
+            k ^= zobrist::hand[make_piece(c, pt)][hand[c][pt]];
     if (var->firstCheckWins)
         k ^= checks_key(WHITE, st->checksLeft[WHITE]) ^ checks_key(BLACK, st->checksLeft[BLACK]);
     return k;
@@ -362,15 +126,26 @@ Bitboard Position::pinned(Color us) const {
 
 bool Position::is_legal(Move m) const {
     if (!m) return false;
-    Piece pc = board[m.from()];
-    if (!pc || color_of(pc) != sideToMove) return false;
+    if (m.is_drop()) {
+        if (!var->drops || m.drop_type() < PAWN || m.drop_type() > KING ||
+            !hand[sideToMove][m.drop_type()])
+            return false;
+    } else {
+        Piece pc = board[m.from()];
+        if (!pc || color_of(pc) != sideToMove) return false;
+    }
     return MoveList(*this).contains(m);
 }
 
 bool Position::gives_check(Move m) const {
-    assert(board[m.from()] && color_of(board[m.from()]) == sideToMove);
+    assert(m.is_drop() || (board[m.from()] && color_of(board[m.from()]) == sideToMove));
     if (m.kind() == SUT_MOVE) return gives_check_sut(m);
     const Color us = sideToMove;
+    if (!has_king(~us)) return false; // sittuyin: a king still in hand
+    // A drop only adds a piece: its own attack is the only check it can give.
+    if (m.is_drop())
+        return attacks::of(m.drop_type(), us, m.to(), pieces() | square_bb(m.to())) &
+               pieces(~us, KING);
     const Square from = m.from(), to = m.to();
     const Square ksq = king_square(~us);
     const PieceType pt = m.is_promotion() ? promotion_type(m, *var) : type_of(board[from]);
@@ -468,51 +243,75 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
         newSt.rights = st->rights;
         newSt.checksLeft[WHITE] = st->checksLeft[WHITE];
         newSt.checksLeft[BLACK] = st->checksLeft[BLACK];
+        newSt.promoted = st->promoted;
     } else
-        newSt.rights = 0;
+        newSt.rights = newSt.promoted = 0;
     st = &newSt;
 
     const Color us = sideToMove, them = ~us;
     const Square from = m.from(), to = m.to();
-    const Piece pc = board[from];
+    const bool drop = General && m.is_drop();
+    const Piece pc = drop ? make_piece(us, m.drop_type()) : board[from];
     Piece captured = NO_PIECE;
     Key k = st->previous->key ^ zobrist::side;
     const bool sut = General && m.kind() == SUT_MOVE;
 
-    if (sut) {
-        // The pawn steps ahead first, then the piece takes the square it left.
-        const Square pawnTo = to + pawn_push(us);
-        const Piece pawn = board[to];
-        move_piece(to, pawnTo);
-        st->dirty.add(pawn, to, pawnTo);
-        k ^= zobrist::psq[pawn][to] ^ zobrist::psq[pawn][pawnTo];
+    if (drop) {
+        // From the hand onto an empty square; irreversible, as in Fairy-Stockfish.
+        take_from_hand(pc, k);
+        put_piece(pc, to);
+        k ^= zobrist::psq[pc][to];
+        st->dirty.add(pc, SQ_NONE, to);
         st->rule50 = 0;
-    } else if ((captured = board[to])) {
-        remove_piece(to);
-        st->dirty.add(captured, to, SQ_NONE);
-        k ^= zobrist::psq[captured][to];
-        st->rule50 = 0;
-    }
-    move_piece(from, to);
-    k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
-    if (type_of(pc) == PAWN) {
-        st->rule50 = 0;
-        if (m.is_promotion()) {
-            Piece promoted = make_piece(us, promotion_type(m, *var));
+    } else {
+        if (sut) {
+            // The pawn steps ahead first, then the piece takes the square it left.
+            const Square pawnTo = to + pawn_push(us);
+            const Piece pawn = board[to];
+            move_piece(to, pawnTo);
+            st->dirty.add(pawn, to, pawnTo);
+            k ^= zobrist::psq[pawn][to] ^ zobrist::psq[pawn][pawnTo];
+            st->rule50 = 0;
+        } else if ((!General || from != to) && (captured = board[to])) {
             remove_piece(to);
-            put_piece(promoted, to);
-            k ^= zobrist::psq[pc][to] ^ zobrist::psq[promoted][to];
+            st->dirty.add(captured, to, SQ_NONE);
+            k ^= zobrist::psq[captured][to];
+            st->rule50 = 0;
+            if (General && var->capturesToHand) {
+                // A met that was a pawn goes back to the hand as a pawn.
+                const bool wasPawn = st->promoted & square_bb(to);
+                add_to_hand(make_piece(us, wasPawn ? PAWN : type_of(captured)), k);
+                st->promoted &= ~square_bb(to);
+            }
         }
+        // Sittuyin promotes a pawn where it stands (from == to) as well.
+        if (!General || from != to) {
+            move_piece(from, to);
+            k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
+            if (General && (st->promoted & square_bb(from)))
+                st->promoted ^= square_bb(from) | square_bb(to);
+        }
+        if (type_of(pc) == PAWN) {
+            st->rule50 = 0;
+            if (m.is_promotion()) {
+                Piece promoted = make_piece(us, promotion_type(m, *var));
+                remove_piece(to);
+                put_piece(promoted, to);
+                k ^= zobrist::psq[pc][to] ^ zobrist::psq[promoted][to];
+                if (General && var->capturesToHand) st->promoted |= square_bb(to);
+            }
+        }
+        if (m.is_promotion()) { // for the network: the pawn leaves, the new piece appears
+            st->dirty.add(pc, from, SQ_NONE);
+            st->dirty.add(board[to], SQ_NONE, to);
+        } else
+            st->dirty.add(pc, from, to);
     }
-    if (m.is_promotion()) { // for the network: the pawn leaves, the new piece appears
-        st->dirty.add(pc, from, SQ_NONE);
-        st->dirty.add(board[to], SQ_NONE, to);
-    } else
-        st->dirty.add(pc, from, to);
 
     if (General) {
         // Rights: lost by the piece that moves and by one captured on its square.
         Bitboard r = st->rights & ~(square_bb(from) | square_bb(to));
+        if (drop) r = st->rights; // a drop's `from` is no square
         // Cambodian: an enemy rook arriving on the king's rank or file takes the king's
         // leap away (Fairy-Stockfish tests the rook's lines on an empty board).
         const Bitboard theirKing = pieces(them, KING);
@@ -534,16 +333,21 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
     if (counting != CountingRule::None && (!byType[PAWN] || counting == CountingRule::Cambodian))
         update_counting(captured, m.is_promotion());
 
-    const Square ksq = king_square(them);
-    if (sut)
-        st->checkers = attackers_to(ksq, pieces()) & pieces(us);
+    if (General && !has_king(them))
+        st->checkers = 0; // sittuyin: a king still in hand cannot be checked
     else {
-        // Only a rook slides, so a check comes from the moved piece or along a rook's line.
-        const Piece moved = board[to];
-        st->checkers = attacks::rook(ksq, pieces()) & (pieces(us, ROOK) | pieces(us, AIWOK));
-        if (type_of(moved) != ROOK &&
-            (attacks::of(type_of(moved), us, to, pieces()) & square_bb(ksq)))
-            st->checkers |= square_bb(to);
+        const Square ksq = king_square(them);
+        if (sut)
+            st->checkers = attackers_to(ksq, pieces()) & pieces(us);
+        else {
+            // Only a rook slides, so a check comes from the moved piece or along a rook's
+            // line.
+            const Piece moved = board[to];
+            st->checkers = attacks::rook(ksq, pieces()) & (pieces(us, ROOK) | pieces(us, AIWOK));
+            if (type_of(moved) != ROOK &&
+                (attacks::of(type_of(moved), us, to, pieces()) & square_bb(ksq)))
+                st->checkers |= square_bb(to);
+        }
     }
     // Karouk: each check uses up one of the checker's counters; at zero it has won.
     if (General && var->firstCheckWins && st->checkers && st->checksLeft[us]) {
@@ -554,13 +358,20 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
 }
 
 void Position::do_move(Move m, StateInfo& newSt) {
-    assert(m && m.from() != m.to() && &newSt != st);
-    assert(board[m.from()] && color_of(board[m.from()]) == sideToMove);
-    // Not onto a piece of ours, but for a sutra move, which lands on its own pawn.
-    assert(m.kind() == SUT_MOVE ? board[m.to()] == make_piece(sideToMove, PAWN)
-                                : !board[m.to()] || color_of(board[m.to()]) != sideToMove);
-    assert(type_of(board[m.to()]) != KING);
-    assert(!m.is_promotion() || type_of(board[m.from()]) == PAWN);
+    assert(m && &newSt != st);
+    if (m.is_drop()) {
+        assert(var->drops && hand[sideToMove][m.drop_type()] > 0 && !board[m.to()]);
+    } else {
+        // Only sittuyin's promotion may stay on its square.
+        assert(m.from() != m.to() || (var->sittuyinPromotion && m.is_promotion()));
+        assert(board[m.from()] && color_of(board[m.from()]) == sideToMove);
+        // Not onto a piece of ours, but for a sutra move, which lands on its own pawn.
+        assert(m.kind() == SUT_MOVE
+                   ? board[m.to()] == make_piece(sideToMove, PAWN)
+                   : m.from() == m.to() || !board[m.to()] || color_of(board[m.to()]) != sideToMove);
+        assert(type_of(board[m.to()]) != KING);
+        assert(!m.is_promotion() || type_of(board[m.from()]) == PAWN);
+    }
 #ifndef NDEBUG
     // Test oracles make pseudo-legal moves to learn which are legal, so a move the legal
     // generator does not list is let through only if it leaves the mover's king attacked.
@@ -570,17 +381,19 @@ void Position::do_move(Move m, StateInfo& newSt) {
         do_move_impl<true>(m, newSt);
     else
         do_move_impl<false>(m, newSt);
-    assert(listed || attackers_to(king_square(~sideToMove), sideToMove, pieces()));
+    assert(listed ||
+           (has_king(~sideToMove) && attackers_to(king_square(~sideToMove), sideToMove, pieces())));
     assert(consistent());
 }
 
 void Position::undo_move(Move m) {
     // Only the last move made can be taken back, and only once.
     assert(st->previous && m == st->move);
-    assert(!board[m.from()] && board[m.to()] && color_of(board[m.to()]) != sideToMove);
+    assert(board[m.to()] && color_of(board[m.to()]) != sideToMove);
     sideToMove = ~sideToMove;
     const Color us = sideToMove;
     const Square from = m.from(), to = m.to();
+    Key unused = 0; // the keys come back with the previous state
     if (m.kind() != NORMAL) {
         if (m.kind() == SUT_MOVE) {
             move_piece(to, from);
@@ -590,11 +403,26 @@ void Position::undo_move(Move m) {
             assert(consistent());
             return;
         }
+        if (m.is_drop()) {
+            const Piece pc = board[to];
+            remove_piece(to);
+            add_to_hand(pc, unused);
+            st = st->previous;
+            --gamePly;
+            assert(consistent());
+            return;
+        }
         remove_piece(to);
         put_piece(make_piece(us, PAWN), to);
     }
-    move_piece(to, from);
-    if (st->captured) put_piece(st->captured, to);
+    if (from != to) move_piece(to, from);
+    if (st->captured) {
+        put_piece(st->captured, to);
+        if (var->capturesToHand) {
+            const bool wasPawn = st->previous->promoted & square_bb(to);
+            take_from_hand(make_piece(us, wasPawn ? PAWN : type_of(st->captured)), unused);
+        }
+    }
     st = st->previous;
     --gamePly;
     assert(consistent());
@@ -631,7 +459,10 @@ void Position::undo_null_move() {
 // Game end
 
 bool Position::is_repetition(int ply) const {
-    const int end = std::min(st->rule50, st->pliesFromNull);
+    // With captures going to hand a capture or a drop can be undone: look back to the
+    // last null move, as Fairy-Stockfish does.
+    const int end =
+        var->capturesToHand ? st->pliesFromNull : std::min(st->rule50, st->pliesFromNull);
     if (end < 4) return false;
     const StateInfo* stp = st->previous->previous;
     int cnt = 0;
@@ -644,8 +475,20 @@ bool Position::is_repetition(int ply) const {
     return false;
 }
 
+// Sittuyin: a king and one pawn, not in check, that can only promote is stalemated
+// (Fairy-Stockfish, after the Burmese rules' 3.9 c.7): promotion is a choice, not a must.
+bool Position::promotion_stalemate() const {
+    if (!var->sittuyinPromotion || st->checkers || popcount(byColor[sideToMove]) != 2 ||
+        count(sideToMove, PAWN) != 1)
+        return false;
+    for (Move m : MoveList(*this))
+        if (!m.is_promotion()) return false;
+    return true;
+}
+
 bool Position::is_draw(int ply) const {
     if (is_repetition(ply)) return true;
+    if (promotion_stalemate()) return true;
     // The count (or asean's fifty-move rule) ends the game unless the side to move is
     // checkmated.
     const bool expired = counting_expired() || (var->moveRule && st->rule50 >= 2 * var->moveRule);
@@ -655,6 +498,7 @@ bool Position::is_draw(int ply) const {
 Outcome Position::outcome(int ply) const {
     if (lost_by_check()) return Outcome::Checked;
     if (count_legal(*this) == 0) return st->checkers ? Outcome::Checkmate : Outcome::Stalemate;
+    if (promotion_stalemate()) return Outcome::Stalemate;
     if (counting_expired()) return Outcome::CountingDraw;
     if (var->moveRule && st->rule50 >= 2 * var->moveRule) return Outcome::MoveRule;
     if (is_repetition(ply)) return Outcome::Repetition;
@@ -690,7 +534,8 @@ std::string Position::pretty() const {
 
 bool Position::is_ok(std::string* why) const {
     if (!consistent(why)) return false;
-    if (attackers_to(king_square(~sideToMove), pieces()) & byColor[sideToMove]) {
+    if (has_king(~sideToMove) &&
+        (attackers_to(king_square(~sideToMove), pieces()) & byColor[sideToMove])) {
         if (why) *why = "side not to move in check";
         return false;
     }
@@ -703,21 +548,34 @@ bool Position::consistent(std::string* why) const {
         return false;
     };
     if (sideToMove != WHITE && sideToMove != BLACK) return fail("side to move");
-    if (popcount(pieces(WHITE, KING)) != 1 || popcount(pieces(BLACK, KING)) != 1)
-        return fail("king count");
+    for (Color c : {WHITE, BLACK}) {
+        // Sittuyin: a king may still be in hand.
+        if (popcount(pieces(c, KING)) + hand[c][KING] != 1 || (!has_king(c) && !var->mustDrop))
+            return fail("king count");
+        int inHand = 0;
+        for (PieceType pt = PAWN; pt <= KING; ++pt) inHand += hand[c][pt];
+        if (inHand != handCount[c] || hand[c][NO_PIECE_TYPE]) return fail("hand count");
+        if (inHand && !var->drops) return fail("pieces in hand in a game without drops");
+        if (!var->capturesToHand && popcount(byColor[c]) + inHand > 16)
+            return fail("more than 16 pieces a side");
+    }
     if (byColor[WHITE] & byColor[BLACK]) return fail("colour overlap");
-    if (popcount(byColor[WHITE]) > 16 || popcount(byColor[BLACK]) > 16)
-        return fail("more than 16 pieces a side");
+    if (popcount(pieces()) + handCount[WHITE] + handCount[BLACK] > 32)
+        return fail("more than 32 pieces");
     if (byType[NO_PIECE_TYPE]) return fail("pieces without a kind");
-    if ((pieces(WHITE, PAWN) & promotion_zone(WHITE, var->promotionRank)) ||
-        (pieces(BLACK, PAWN) & promotion_zone(BLACK, var->promotionRank)))
+    // Makrukhouse drops pawns into the zone, but never onto the last rank.
+    const Rank zone = var->pawnDropsEverywhere ? RANK_8 : var->promotionRank;
+    if ((pieces(WHITE, PAWN) & promotion_zone(WHITE, zone)) ||
+        (pieces(BLACK, PAWN) & promotion_zone(BLACK, zone)))
         return fail("unpromoted pawn in its promotion zone");
+    if (st->promoted & ~(var->capturesToHand ? pieces(var->promotedTo) : 0))
+        return fail("promoted mark without its promoted piece");
     if (st->countLimit && (st->countLimit < 0 || st->countPly < 0)) return fail("negative count");
     if (st->rule50 < 0 || st->pliesFromNull < 0 || gamePly < 0) return fail("negative clock");
     if (st->dirty.count < -1 || st->dirty.count > 3) return fail("network's change record");
     // The copies of the variant's flags that movegen and do_move test instead of `var`.
     if (generalGen != (var->general_movegen() ? ~Bitboard(0) : 0) ||
-        generalMake != (var->firstCheckWins ? ~Bitboard(0) : 0))
+        generalMake != (var->general_make() ? ~Bitboard(0) : 0))
         return fail("cached variant flags");
     if (var->firstCheckWins && (st->checksLeft[WHITE] > 15 || st->checksLeft[BLACK] > 15))
         return fail("check counters");
@@ -738,7 +596,9 @@ bool Position::consistent(std::string* why) const {
     if ((st->rights & Rank1BB & ~byColor[WHITE]) || (st->rights & Rank8BB & ~byColor[BLACK]))
         return fail("right without its piece");
     if (st->key != compute_key()) return fail("key");
-    if (st->checkers != (attackers_to(king_square(sideToMove), pieces()) & byColor[~sideToMove]))
+    if (st->checkers != (has_king(sideToMove) ? attackers_to(king_square(sideToMove), pieces()) &
+                                                    byColor[~sideToMove]
+                                              : 0))
         return fail("checkers");
     return true;
 }

@@ -91,6 +91,43 @@ Variant make_asean() {
     return v;
 }
 
+// Sittuyin (Burmese chess), as Fairy-Stockfish's `sittuyin`: the pawns stand on the
+// board, every other piece starts in hand and is dropped on the own three ranks (rooks on
+// the first) before any piece moves; a pawn promotes by a move of its own to a general
+// (the met, `F`), which the side may have only one of; the elephant is the khon (`S`).
+Variant make_sittuyin() {
+    Variant v = like_makruk("sittuyin");
+    v.otherNames = {"burmese", "burmesechess", "myanmar"};
+    v.startBoard = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8";
+    v.startHand = "KFRRSSNNkfrrssnn";
+    v.pieceChars = " PNSFR*K";
+    v.drops = true;
+    v.mustDrop = true;
+    v.dropRanks = 3;
+    v.rookDropsBackRank = true;
+    v.sittuyinPromotion = true;
+    v.promotionRank = RANK_NB; // no promotion by arriving: see sittuyinPromotion
+    v.counting = CountingRule::Asean;
+    v.moveRule = 50;
+    // Fairy-Stockfish sets it up for XBoard as a bughouse-like game with six pockets.
+    v.cecpSetup = "PN.R.F....SKpn.r.f....sk";
+    v.cecpTemplate = "bughouse";
+    v.cecpPieces = cecp_pieces("piece F& F", "piece K& K");
+    return v;
+}
+
+// Makrukhouse, pychess.org's `[makrukhouse:makruk]`: makruk where a captured piece joins
+// the captor's hand (a met that was a pawn as a pawn) and may be dropped instead of a
+// move; pawns may be dropped on the first rank and in the promotion zone (unpromoted),
+// but never where they could not move.
+Variant make_makrukhouse() {
+    Variant v = like_makruk("makrukhouse");
+    v.drops = true;
+    v.capturesToHand = true;
+    v.pawnDropsEverywhere = true;
+    return v;
+}
+
 Variant finished(Variant v) {
     v.startFen = v.start_fen();
     return v;
@@ -102,12 +139,17 @@ const Variant Makpong = finished(make_makpong());
 const Variant Karouk = finished(make_karouk());
 const Variant AiWok = finished(make_aiwok());
 const Variant Asean = finished(make_asean());
+const Variant Sittuyin = finished(make_sittuyin());
+const Variant Makrukhouse = finished(make_makrukhouse());
 
-const Variant* const All[] = {&Makruk, &Cambodian, &Makpong, &Karouk, &AiWok, &Asean};
+const Variant* const All[] = {&Makruk, &Cambodian, &Makpong,  &Karouk,
+                              &AiWok,  &Asean,     &Sittuyin, &Makrukhouse};
 
 } // namespace
 
-std::string Variant::start_fen() const { return startBoard + " w " + startRights + " - 0 1"; }
+std::string Variant::start_fen() const {
+    return startBoard + (drops ? "[" + startHand + "]" : "") + " w " + startRights + " - 0 1";
+}
 
 const Variant* find_variant(const std::string& name) {
     for (const Variant* v : All)

@@ -7,15 +7,17 @@
 namespace khun::search {
 
 bool see_ge(const Position& pos, Move m, int threshold) {
-    assert(pos.piece_on(m.from()) && color_of(pos.piece_on(m.from())) == pos.side_to_move());
+    assert(pos.moved_piece(m) && color_of(pos.moved_piece(m)) == pos.side_to_move());
     if (m.is_promotion() || m.kind() == SUT_MOVE) return 0 >= threshold;
-    const Square from = m.from(), to = m.to();
+    const Square to = m.to();
     int swap = see_value(type_of(pos.piece_on(to))) - threshold;
     if (swap < 0) return false;
-    swap = see_value(type_of(pos.piece_on(from))) - swap;
+    swap = see_value(type_of(pos.moved_piece(m))) - swap;
     if (swap <= 0) return true;
 
-    Bitboard occ = pos.pieces() ^ square_bb(from) ^ square_bb(to);
+    // A drop leaves no square empty behind it.
+    const Bitboard fromBB = m.is_drop() ? 0 : square_bb(m.from());
+    Bitboard occ = pos.pieces() ^ fromBB ^ square_bb(to);
     Color stm = pos.side_to_move();
     Bitboard attackers = pos.attackers_to(to, occ) & occ;
     bool res = true;
@@ -66,7 +68,7 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist, co
         if (*m == ttMove)
             s = 1 << 30;
         else if (captured || m->is_promotion()) {
-            const Piece pc = pos.piece_on(m->from());
+            const Piece pc = pos.moved_piece(*m);
             using namespace search::params;
             int mvv = see_value(type_of(captured)) * MvvWeight +
                       (m->is_promotion() ? PromotionBonus : 0) +
@@ -81,7 +83,7 @@ void MovePicker::score(const Position& pos, Move ttMove, const History& hist, co
         else {
             s = hist.get(us, *m);
             if (contHist) {
-                const Piece pc = pos.piece_on(m->from());
+                const Piece pc = pos.moved_piece(*m);
                 s += (*contHist[0])[pc][m->to()] + (*contHist[1])[pc][m->to()];
             }
         }

@@ -302,7 +302,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 }
                 // Continuation-history pruning: a move that was bad after these two
                 // earlier moves, at a depth that would be reduced far anyway.
-                const Piece pc = pos.piece_on(m.from());
+                const Piece pc = pos.moved_piece(m);
                 const int ch = (*contHist[0])[pc][m.to()] + (*contHist[1])[pc][m.to()];
                 int lmrDepth =
                     depth - 1 -
@@ -345,7 +345,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         int newDepth = depth - 1 + extension;
 
         ss->currentMove = m;
-        ss->movedPiece = pos.piece_on(m.from());
+        ss->movedPiece = pos.moved_piece(m);
         ss->contHist = &history.continuation[ss->movedPiece][m.to()];
         const int quietHist = quiet ? history.get(us, m) + (*contHist[0])[ss->movedPiece][m.to()] +
                                           (*contHist[1])[ss->movedPiece][m.to()]
@@ -419,14 +419,14 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
     if (bestMove && bestValue >= beta) {
         const int bonus = stat_bonus(depth);
         auto quiet_update = [&](Move m, int b) {
-            const Piece pc = pos.piece_on(m.from());
+            const Piece pc = pos.moved_piece(m);
             history.update(us, m, b);
             history_update<ContHistLimit>((*(ss - 1)->contHist)[pc][m.to()], b);
             history_update<ContHistLimit>((*(ss - 2)->contHist)[pc][m.to()], b);
         };
         auto capture_update = [&](Move m, int b) {
             history_update<CaptureHistLimit>(
-                history.capture[pos.piece_on(m.from())][m.to()][type_of(pos.piece_on(m.to()))], b);
+                history.capture[pos.moved_piece(m)][m.to()][type_of(pos.piece_on(m.to()))], b);
         };
         if (!pos.is_capture(bestMove) && !bestMove.is_promotion()) {
             quiet_update(bestMove, bonus);
@@ -506,7 +506,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
             !m.is_promotion())
             continue;
         ss->currentMove = m;
-        ss->movedPiece = pos.piece_on(m.from());
+        ss->movedPiece = pos.moved_piece(m);
         ss->contHist = &history.continuation[ss->movedPiece][m.to()];
         make_move(m, states[ss->ply]);
         Value value = -qsearch<PvNode>(ss + 1, -beta, -alpha, depth - 1);

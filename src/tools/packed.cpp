@@ -40,6 +40,13 @@ PackedPosition PackedPosition::pack(const Position& pos, int whiteScore, double 
         const int nibble = (color_of(pc) == BLACK ? 8 : 0) | int(type_of(pc));
         p.pieces[i / 2] |= uint8_t(nibble << (4 * (i % 2)));
     }
+    // The hands, after the board's pieces: board and hands hold the game's 32 at most.
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt = PAWN; pt <= KING; ++pt)
+            for (int k = 0; k < pos.in_hand(c, pt); ++k, ++i) {
+                assert(i < 32);
+                p.pieces[i / 2] |= uint8_t(((c == BLACK ? 8 : 0) | int(pt)) << (4 * (i % 2)));
+            }
     p.score = int16_t(std::clamp(whiteScore, -32000, 32000));
     p.result = uint8_t(std::lround(std::clamp(whiteResult, 0.0, 1.0) * 2));
     p.flags = pos.side_to_move() == BLACK ? 1 : 0;
@@ -57,12 +64,16 @@ std::optional<std::string> PackedPosition::damage() const {
     const int n = popcount(p.occupancy);
     if (n > 32) return std::to_string(n) + " pieces";
     if (p.result > 2) return "result " + std::to_string(p.result);
+    const bool drops = games()[p.variant]->drops;
     int kings[COLOR_NB] = {};
+    bool handEnded = false;
     for (int i = 0; i < 32; ++i) {
         const int nibble = (p.pieces[i / 2] >> (4 * (i % 2))) & 15;
         if (i >= n) {
-            if (nibble) return std::string("bits set after the last piece");
-            continue;
+            // The hands of a drop game, up to the first zero nibble.
+            handEnded |= !drops || !nibble;
+            if (nibble && handEnded) return std::string("bits set after the last piece");
+            if (!nibble) continue;
         }
         const int kind = nibble & 7;
         if (kind < PAWN || chars[kind] == '*')
@@ -85,6 +96,16 @@ std::optional<std::string> PackedPosition::fen() const {
     Piece board[SQUARE_NB] = {};
     for_each_piece([&](Piece pc, Square s) { board[s] = pc; });
     std::string s = board_fen(board, *v);
+    if (v->drops) {
+        s += '[';
+        for (int i = popcount(occupancy); i < 32; ++i) {
+            const int nibble = (pieces[i / 2] >> (4 * (i % 2))) & 15;
+            if (!nibble) break;
+            const char c = v->pieceChars[nibble & 7];
+            s += nibble & 8 ? char(std::tolower(static_cast<unsigned char>(c))) : c;
+        }
+        s += ']';
+    }
     s += side_to_move() == WHITE ? " w - " : " b - ";
     s += countLimit ? std::to_string(countLimit) : std::string("-");
     if (v->firstCheckWins) s += " 3+3"; // karouk's counters are not kept

@@ -42,19 +42,27 @@ bool is_rank(char c) { return c >= '1' && c <= '8'; }
 std::string to_san(Position& pos, Move m) {
     const Variant& v = pos.variant();
     const Square from = m.from(), to = m.to();
-    const PieceType pt = type_of(pos.piece_on(from));
+    const PieceType pt = type_of(pos.moved_piece(m));
     const bool capture = pos.is_capture(m);
     std::string san;
 
-    if (pt == PAWN) {
-        // A pawn capture always names the file it leaves; a pawn push never needs more.
+    if (m.is_drop()) {
+        // "R@a1", "P@e4": drops never need more.
+        san += piece_char(v, pt);
+        san += '@';
+    } else if (pt == PAWN) {
+        // A pawn capture always names the file it leaves; a pawn push never needs more, but
+        // sittuyin's promotion onto another square names the square it leaves ("e5f6=F").
         if (capture) san += file_char(from);
+        if (m.is_promotion() && from != to && v.sittuyinPromotion) san += square_name(from);
     } else {
         san += piece_char(v, pt);
         // Other pieces of the kind with a legal move to the same square.
         bool any = false, sameFile = false, sameRank = false;
         for (Move x : MoveList(pos)) {
-            if (x.to() != to || x.from() == from || type_of(pos.piece_on(x.from())) != pt) continue;
+            if (x.to() != to || x.is_drop() || x.from() == from ||
+                type_of(pos.piece_on(x.from())) != pt)
+                continue;
             any = true;
             sameFile |= file_of(x.from()) == file_of(from);
             sameRank |= rank_of(x.from()) == rank_of(from);
@@ -105,6 +113,18 @@ Move parse_san(const Position& pos, const std::string& text, std::string* error)
     auto rank = [](char c) { return c >= '1' && c <= '8'; };
     if (t.size() >= 4 && file(t[0]) && rank(t[1]) && file(t[2]) && rank(t[3]))
         if (Move m = parse_uci_move(pos, t)) return m;
+
+    // A drop: "R@a1" (a pawn's letter may be left out: "@e4").
+    if (const size_t at = t.find('@'); at != std::string::npos) {
+        if (at > 1 || at + 3 != t.size() || !file(t[at + 1]) || !rank(t[at + 2]))
+            return fail("a drop is a piece letter, '@' and a square, such as R@a1");
+        const PieceType dpt =
+            at ? piece_from_char(v, char(std::toupper(static_cast<unsigned char>(t[0])))) : PAWN;
+        if (dpt == NO_PIECE_TYPE) return fail("unknown piece letter '" + t.substr(0, 1) + "'");
+        const Move m = Move::drop(dpt, make_square(File(t[at + 1] - 'a'), Rank(t[at + 2] - '1')));
+        if (!MoveList(pos).contains(m)) return fail("illegal move");
+        return m;
+    }
 
     size_t i = 0;
     PieceType pt = PAWN;
@@ -165,7 +185,7 @@ Move parse_san(const Position& pos, const std::string& text, std::string* error)
     Move found = Move::none();
     int matches = 0;
     for (Move m : MoveList(pos)) {
-        if (m.to() != to || type_of(pos.piece_on(m.from())) != pt) continue;
+        if (m.to() != to || m.is_drop() || type_of(pos.moved_piece(m)) != pt) continue;
         if (fromFile >= 0 && file_of(m.from()) != fromFile) continue;
         if (fromRank >= 0 && rank_of(m.from()) != fromRank) continue;
         if (m.is_promotion()) {

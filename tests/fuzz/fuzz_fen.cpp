@@ -1,8 +1,8 @@
 // libFuzzer target: the FEN parser of every game. The first byte picks the game ('A'
-// makruk, 'B' cambodian, 'C' makpong, 'D' karouk, 'E' ai-wok, 'F' asean, 'G'-'M' makruk
-// with sutras); the rest is the FEN. A FEN the parser takes must give a consistent
-// position whose written FEN reads back to the same position, and whose moves can be
-// generated, played and taken back.
+// makruk, 'B' cambodian, 'C' makpong, 'D' karouk, 'E' ai-wok, 'F' asean, 'G' sittuyin,
+// 'H' makrukhouse, 'I'-'O' makruk with sutras); the rest is the FEN. A FEN the parser takes must
+// give a consistent position whose written FEN reads back to the same position, and whose moves can
+// be generated, played and taken back.
 #include "fuzz_common.h"
 
 #include "khun/rules/movegen.h"

@@ -29,7 +29,10 @@ const Start Starts[] = {
     {"karouk", "", false},
     {"ai-wok", "", false},
     {"asean", "", false},
-    {"asean", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", false}, // promotion choice
+    {"asean", "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", false},                     // promotion choice
+    {"sittuyin", "", false},                                                // the setup's drops
+    {"sittuyin", "4k3/8/8/3P4/7P/8/8/R3K3[] w - - 0 40", false},            // its promotions
+    {"makrukhouse", "4k3/8/3r4/8/8/8/2K5/8[PNSMRpnsmr] w - - 0 32", false}, // full hands
 };
 
 } // namespace

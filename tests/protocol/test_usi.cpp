@@ -40,6 +40,10 @@ TEST_CASE("usi: squares, moves and SFEN convert as Fairy-Stockfish writes them",
     CHECK(uci_to_usi("e5e6m") == "4d4cm");
     CHECK(usi_to_uci("4f4e") == "e3e4");
     CHECK(usi_to_uci("8h1a") == "a1h8");
+    // Drops: "R@a1" is "R*8h", as Fairy-Stockfish writes them over USI.
+    CHECK(uci_to_usi("R@a1") == "R*8h");
+    CHECK(usi_to_uci("R*8h") == "R@a1");
+    CHECK(usi_to_uci("P*4e") == "P@e4");
     CHECK(usi_to_uci("resign") == "resign");
     for (const char* m : {"a1a2", "h8g6", "d1b2", "c7c8q"}) CHECK(usi_to_uci(uci_to_usi(m)) == m);
     CHECK(usi_option_name("Hash") == "USI_Hash");
@@ -55,7 +59,12 @@ TEST_CASE("usi: squares, moves and SFEN convert as Fairy-Stockfish writes them",
     REQUIRE(f);
     CHECK(*f == "rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1");
     CHECK_FALSE(sfen_to_fen("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR x - 1", err));
-    CHECK_FALSE(sfen_to_fen("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b P 1", err));
+    // The hands become the FEN's "[...]" (the game then judges whether it has them).
+    f = sfen_to_fen("8/8/4pppp/pppp4/4PPPP/PPPP4/8/8 b K2R2sf 1", err);
+    REQUIRE(f);
+    CHECK(*f == "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KRRssf] w - - 0 1");
+    CHECK_FALSE(sfen_to_fen("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b P2 1", err));
+    CHECK_FALSE(sfen_to_fen("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b P! 1", err));
     CHECK_FALSE(sfen_to_fen("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - x", err));
     CHECK_FALSE(sfen_to_fen("rnsmksnr", err));
 
@@ -80,7 +89,8 @@ TEST_CASE("usi: a conversation through every command", "[usi][protocol]") {
     PIPE_CHECK(e, has_line("option name USI_Ponder type check default false"));
     PIPE_CHECK(e, has_line("option name Move_Overhead type spin default 10 min 0 max 5000"));
     PIPE_CHECK(e, has_line("option name USI_Variant type combo default makruk var makruk var "
-                           "cambodian var makpong var karouk var ai-wok var asean"));
+                           "cambodian var makpong var karouk var ai-wok var asean var sittuyin "
+                           "var makrukhouse"));
     PIPE_CHECK(e, has_line("option name SutKhun type check default false"));
 
     e.send("isready");

@@ -43,7 +43,7 @@ const std::string MakrukStart = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w -
 
 } // namespace
 
-TEST_CASE("xboard: protover 2 declares the features and the six games", "[xboard][protocol]") {
+TEST_CASE("xboard: protover 2 declares the features and the eight games", "[xboard][protocol]") {
     Child e;
     e.send("xboard");
     e.send("protover 2");
@@ -53,7 +53,8 @@ TEST_CASE("xboard: protover 2 declares the features and the six games", "[xboard
     for (const std::string& l : *r) features += l + "\n";
     for (const char* f :
          {"setboard=1", "usermove=1", "ping=1", "memory=1", "smp=1", "time=1", "analyze=1",
-          "sigint=0", "variants=\"makruk,cambodian,makpong,karouk,ai-wok,asean\""})
+          "sigint=0",
+          "variants=\"makruk,cambodian,makpong,karouk,ai-wok,asean,sittuyin,makrukhouse\""})
         PIPE_CHECK(e, features.find(f) != std::string::npos);
     PIPE_CHECK(e, features.find("feature option=\"SutKhun -check 0\"") != std::string::npos);
     PIPE_CHECK(e, features.find("feature option=\"Move Overhead -spin 10 0 5000\"") !=

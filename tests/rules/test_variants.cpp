@@ -22,8 +22,8 @@ using namespace khun::protocol;
 
 namespace {
 
-const std::vector<std::string> Games = {"makruk", "cambodian", "makpong",
-                                        "karouk", "ai-wok",    "asean"};
+const std::vector<std::string> Games = {"makruk", "cambodian", "makpong",  "karouk",
+                                        "ai-wok", "asean",     "sittuyin", "makrukhouse"};
 
 const Variant& game(const std::string& name) {
     Position::init();
@@ -94,7 +94,7 @@ void play(Game& g, const std::string& text) {
 
 } // namespace
 
-TEST_CASE("variants: the six games by their Fairy-Stockfish names", "[variants]") {
+TEST_CASE("variants: the eight games by their Fairy-Stockfish names", "[variants]") {
     CHECK(variant_names() == Games);
     for (const std::string& name : Games) CHECK(game(name).name == name);
     CHECK(find_variant("chess") == nullptr);
@@ -102,6 +102,10 @@ TEST_CASE("variants: the six games by their Fairy-Stockfish names", "[variants]"
     CHECK(game("cambodian").startFen == "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1");
     CHECK(game("ai-wok").startFen == "rnsaksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKASNR w - - 0 1");
     CHECK(game("asean").startFen == "rnbqkbnr/8/pppppppp/8/8/PPPPPPPP/8/RNBQKBNR w - - 0 1");
+    CHECK(game("sittuyin").startFen ==
+          "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1");
+    CHECK(game("makrukhouse").startFen ==
+          "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR[] w - - 0 1");
 }
 
 TEST_CASE("variants: a game is found by the names people and other programs give it",
@@ -441,7 +445,7 @@ TEST_CASE("variants: UCI_Variant switches the game and its start position", "[va
         CHECK(e.position().fen() == start);
     }
     CHECK(e.set_option("UCI_Variant", "chess").error);
-    CHECK(e.variant().name == "asean");
+    CHECK(e.variant().name == Games.back()); // the last one set stays
 }
 
 TEST_CASE("variants: Takhaeng Ruea, the rooks turned mets, is a FEN", "[variants][sutras]") {

@@ -66,7 +66,10 @@ TEST_CASE("pgn: variant names as the GUIs and servers write them", "[pgn]") {
     CHECK(name("asean") == "asean");
     CHECK(name("ASEAN") == "asean");
     CHECK(name("chess") == "(none)");
-    CHECK(name("sittuyin") == "(none)");
+    CHECK(name("sittuyin") == "sittuyin");
+    CHECK(name("Sittuyin") == "sittuyin");
+    CHECK(name("Makrukhouse") == "makrukhouse");
+    CHECK(name("shogi") == "(none)");
 }
 
 TEST_CASE("pgn: a Cute Chess file of six games", "[pgn]") {

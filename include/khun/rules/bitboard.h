@@ -50,9 +50,21 @@ template <Color C>
     return white * 0x9E3779B97F4A7C15ull ^ black * 0xC2B2AE3D27D4EB4Full;
 }
 
-// The ranks from c's (relative) rank r up to its last rank.
+// The ranks from c's (relative) rank r up to its last rank; none for RANK_NB (sittuyin,
+// whose pawns promote otherwise).
 [[nodiscard]] constexpr Bitboard promotion_zone(Color c, Rank r) {
+    if (r >= RANK_NB) return 0;
     return c == WHITE ? ~Bitboard(0) << (8 * r) : ~Bitboard(0) >> (8 * r);
+}
+
+// Sittuyin: the squares on which c's pawns may promote (its eight diagonal squares).
+[[nodiscard]] constexpr Bitboard sittuyin_promotion_squares(Color c) {
+    // a8 b7 c6 d5 e5 f6 g7 h8, and their mirror a1 b2 c3 d4 e4 f3 g2 h1.
+    constexpr Bitboard White = (1ULL << 56) | (1ULL << 49) | (1ULL << 42) | (1ULL << 35) |
+                               (1ULL << 36) | (1ULL << 45) | (1ULL << 54) | (1ULL << 63);
+    constexpr Bitboard Black = (1ULL << 0) | (1ULL << 9) | (1ULL << 18) | (1ULL << 27) |
+                               (1ULL << 28) | (1ULL << 21) | (1ULL << 14) | (1ULL << 7);
+    return c == WHITE ? White : Black;
 }
 
 [[nodiscard]] inline int popcount(Bitboard b) { return __builtin_popcountll(b); }

@@ -12,7 +12,8 @@
 
 namespace khun {
 
-constexpr int MAX_MOVES = 256;
+// Makrukhouse with full hands can drop five kinds on some sixty empty squares.
+constexpr int MAX_MOVES = 512;
 
 enum GenType {
     CAPTURES, // captures and promotions (what quiescence searches)
@@ -62,7 +63,8 @@ struct MoveList {
 };
 
 // UCI move text: "e3e4", "e5e6m" (the suffix is the promotion piece's letter). Cambodian
-// first moves and sutra moves are plain from-to: "d1b2", "e1e3", "b1c3".
+// first moves and sutra moves are plain from-to: "d1b2", "e1e3", "b1c3". Drops are
+// "R@a1" (upper case for both sides); sittuyin's promotions "e5e5f" and "e5f6f".
 [[nodiscard]] std::string to_uci(Move m, const Position& pos);
 // The legal move that `text` names in `pos`, or Move::none(). A promotion may omit its
 // suffix when only one promotion piece exists.

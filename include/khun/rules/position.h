@@ -22,6 +22,9 @@ namespace zobrist {
 extern Key psq[PIECE_NB][SQUARE_NB];
 extern Key side;
 extern Key countLeft[1024];
+// The drop games: a piece kind's count in a hand, one key per count (count 0: key 0).
+constexpr int MAX_HAND = 32;
+extern Key hand[PIECE_NB][MAX_HAND + 1];
 } // namespace zobrist
 
 // What a move changes that cannot be recomputed cheaply when it is taken back.
@@ -33,6 +36,7 @@ struct StateInfo {
     int countPly;                 // counting ply
     Bitboard rights;              // squares of unmoved pieces with a first-move right (FEN field 3)
     uint8_t checksLeft[COLOR_NB]; // karouk: checks each side still needs to win
+    Bitboard promoted;            // makrukhouse: mets that were pawns (go back to hand as pawns)
     // Recomputed by do_move.
     Key key;
     Bitboard checkers;
@@ -74,8 +78,11 @@ const char* outcome_name(Outcome o);
     }
 }
 
-// FEN field 1 for a board (indexed by square) in the letters of game `v`.
-[[nodiscard]] std::string board_fen(const Piece board[SQUARE_NB], const Variant& v);
+// FEN field 1 for a board (indexed by square) in the letters of game `v`, with
+// Fairy-Stockfish's '~' after each piece on `promoted` (makrukhouse); the hands are not
+// part of it.
+[[nodiscard]] std::string board_fen(const Piece board[SQUARE_NB], const Variant& v,
+                                    Bitboard promoted = 0);
 
 class Position {
   public:
@@ -103,11 +110,22 @@ class Position {
         return board[s];
     }
     [[nodiscard]] bool empty(Square s) const { return board[s] == NO_PIECE; }
+    // The piece a move moves: from its square, or from the hand for a drop.
+    [[nodiscard]] Piece moved_piece(Move m) const {
+        return m.is_drop() ? make_piece(sideToMove, m.drop_type()) : piece_on(m.from());
+    }
     [[nodiscard]] Square king_square(Color c) const { return lsb(pieces(c, KING)); }
+    // Sittuyin's setup phase may have a king still in hand.
+    [[nodiscard]] bool has_king(Color c) const { return pieces(c, KING) != 0; }
     [[nodiscard]] int count(Color c) const { return popcount(byColor[c]); }
     [[nodiscard]] int count(Color c, PieceType pt) const { return popcount(pieces(c, pt)); }
     [[nodiscard]] int count(PieceType pt) const { return popcount(byType[pt]); }
     [[nodiscard]] Color side_to_move() const { return sideToMove; }
+    // The drop games: pieces in hand, by kind and in all.
+    [[nodiscard]] int in_hand(Color c, PieceType pt) const { return hand[c][pt]; }
+    [[nodiscard]] int hand_count(Color c) const { return handCount[c]; }
+    // Makrukhouse: the mets on the board that were pawns.
+    [[nodiscard]] Bitboard promoted() const { return st->promoted; }
     [[nodiscard]] const Variant& variant() const { return *var; }
 
     // State
@@ -146,7 +164,8 @@ class Position {
     [[nodiscard]] bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
     // A sutra move lands on its own pawn's square: not a capture.
     [[nodiscard]] bool is_capture(Move m) const {
-        return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE;
+        return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE && m.kind() != DROP &&
+               m.from() != m.to();
     }
     [[nodiscard]] bool gives_check(Move m) const;
     void do_move(Move m, StateInfo& newSt);
@@ -168,6 +187,8 @@ class Position {
     // and asean's fifty-move rule.
     [[nodiscard]] bool is_draw(int ply) const;
     [[nodiscard]] bool is_repetition(int ply) const;
+    // Sittuyin: a king and one pawn, not in check, whose only moves are promotions.
+    [[nodiscard]] bool promotion_stalemate() const;
     [[nodiscard]] bool counting_expired() const {
         return st->countLimit && st->countPly > st->countLimit;
     }
@@ -185,6 +206,8 @@ class Position {
     void put_piece(Piece pc, Square s);
     void remove_piece(Square s);
     void move_piece(Square from, Square to);
+    void add_to_hand(Piece pc, Key& k);
+    void take_from_hand(Piece pc, Key& k);
     void update_counting(Piece captured, bool promotion);
     template <bool General>
     void do_move_impl(Move m, StateInfo& newSt);
@@ -197,6 +220,8 @@ class Position {
     Piece board[SQUARE_NB] = {};
     Bitboard byType[PIECE_TYPE_NB] = {};
     Bitboard byColor[COLOR_NB] = {};
+    uint8_t hand[COLOR_NB][PIECE_TYPE_NB] = {};
+    int handCount[COLOR_NB] = {};
     Color sideToMove = WHITE;
     int gamePly = 0;
     StateInfo* st = nullptr;
@@ -205,8 +230,51 @@ class Position {
     // and as masks they join st->rights in one OR and one branch instead of a load
     // through `var` and a second test (see general_movegen() and do_move()).
     Bitboard generalGen = 0;  // all ones when var->general_movegen()
-    Bitboard generalMake = 0; // all ones when do_move must take its general path (karouk)
+    Bitboard generalMake = 0; // all ones when var->general_make()
 };
+
+// Placement, inline here so that FEN reading (fen.cpp) and make/unmake share it.
+
+inline void Position::put_piece(Piece pc, Square s) {
+    assert(!board[s]); // the bits of a piece overwritten would stay behind
+    board[s] = pc;
+    byType[type_of(pc)] |= square_bb(s);
+    byColor[color_of(pc)] |= square_bb(s);
+}
+
+inline void Position::remove_piece(Square s) {
+    assert(board[s]); // XOR would put a phantom piece on the square instead
+    Piece pc = board[s];
+    byType[type_of(pc)] ^= square_bb(s);
+    byColor[color_of(pc)] ^= square_bb(s);
+    board[s] = NO_PIECE;
+}
+
+inline void Position::add_to_hand(Piece pc, Key& k) {
+    const Color c = color_of(pc);
+    const int n = hand[c][type_of(pc)]++;
+    assert(n < zobrist::MAX_HAND);
+    ++handCount[c];
+    k ^= zobrist::hand[pc][n] ^ zobrist::hand[pc][n + 1];
+}
+
+inline void Position::take_from_hand(Piece pc, Key& k) {
+    const Color c = color_of(pc);
+    const int n = hand[c][type_of(pc)]--;
+    assert(n > 0);
+    --handCount[c];
+    k ^= zobrist::hand[pc][n] ^ zobrist::hand[pc][n - 1];
+}
+
+inline void Position::move_piece(Square from, Square to) {
+    assert(board[from] && !board[to]); // a capture removes its victim first
+    Piece pc = board[from];
+    Bitboard fromTo = square_bb(from) | square_bb(to);
+    byType[type_of(pc)] ^= fromTo;
+    byColor[color_of(pc)] ^= fromTo;
+    board[from] = NO_PIECE;
+    board[to] = pc;
+}
 
 // A Position together with the records of the moves that led to it, as the protocol
 // keeps a game. Replacing it happens as a whole or not at all.

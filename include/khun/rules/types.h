@@ -116,7 +116,8 @@ enum MoveKind : int {
     PROMO_KNIGHT,
     PROMO_KHON,
     SUT_MOVE, // sutras: the pawn ahead advances and the piece follows
-    // Kinds 6..15 are free: a promotion to a new piece kind takes the next one.
+    DROP,     // the drop games: a piece from the hand onto `to`; `from` holds its kind
+    // Kinds 7..15 are free: a promotion to a new piece kind takes the next one.
 };
 
 class Move {
@@ -127,6 +128,12 @@ class Move {
         // Six bits a square: SQ_NONE or worse would be stored as some other square.
         assert(is_ok(from) && is_ok(to));
     }
+    // A drop keeps the piece's kind where a board move keeps its square: the kinds are
+    // 1..7, which no real from-square of a drop could be confused with (kind DROP).
+    [[nodiscard]] static constexpr Move drop(PieceType pt, Square to) {
+        assert(pt >= PAWN && pt <= KING);
+        return Move(Square(pt), to, DROP);
+    }
     [[nodiscard]] static constexpr Move none() { return Move(); }
     [[nodiscard]] static constexpr Move null() { return Move(uint16_t(65)); }
 
@@ -135,6 +142,11 @@ class Move {
     [[nodiscard]] constexpr MoveKind kind() const { return MoveKind(data >> 12); }
     [[nodiscard]] constexpr bool is_promotion() const {
         return kind() >= PROMOTION && kind() <= PROMO_KHON;
+    }
+    [[nodiscard]] constexpr bool is_drop() const { return kind() == DROP; }
+    [[nodiscard]] constexpr PieceType drop_type() const {
+        assert(is_drop());
+        return PieceType(data & 63);
     }
     [[nodiscard]] constexpr uint16_t raw() const { return data; }
     constexpr explicit operator bool() const { return data != 0 && data != 65; }

@@ -42,9 +42,22 @@ struct Variant {
     bool sutraHouseRules = false; // the sutra options apply to this game (makruk's house rules)
     bool bareKingTables = false;  // the bare-king mate tables (makruk's rules) hold here
     bool nnue = false;            // the built-in net was trained on this game (docs/nnue.md)
+    // The drop games. A piece in hand may be put on an empty square instead of a move;
+    // the FEN carries the hands as "[...]" after the board.
+    bool drops = false;
+    std::string startHand;            // the hands at the start, in FEN letters ("KFRR...kfrr...")
+    bool capturesToHand = false;      // makrukhouse: a captured piece joins the captor's hand
+                                      // (a promoted pawn as a pawn)
+    bool mustDrop = false;            // sittuyin: a side with pieces in hand must drop one
+    int dropRanks = 8;                // the own ranks a piece may be dropped on (sittuyin 3)
+    bool rookDropsBackRank = false;   // sittuyin: rooks only on the first rank
+    bool pawnDropsEverywhere = false; // makrukhouse: pawns on the first rank and the
+                                      // promotion zone too, only never where they cannot move
+    bool sittuyinPromotion = false;   // promotion a move of its own (docs/rules.md, sittuyin)
     // How CECP meets the game: empty `cecpSetup` when XBoard knows it by name; otherwise
     // the piece letters of its `setup` command and the Betza `piece` lines that follow.
     std::string cecpSetup;
+    std::string cecpTemplate = "makruk"; // the parent game the setup command names
     std::vector<std::string> cecpPieces;
 
     [[nodiscard]] bool sutras() const { return sutKhun || sutMet || sutMa; }
@@ -53,8 +66,10 @@ struct Variant {
     // Rules that need the general (slower) move generator in every position; rights
     // switch it on by themselves while they last.
     [[nodiscard]] bool general_movegen() const {
-        return makpong || firstCheckWins || promotionChoice;
+        return makpong || firstCheckWins || promotionChoice || drops;
     }
+    // Rules do_move must take its general path for: karouk's check counters, the hands.
+    [[nodiscard]] bool general_make() const { return firstCheckWins || drops; }
     // "<board> w <rights> - 0 1": the start FEN the board and rights stand for.
     [[nodiscard]] std::string start_fen() const;
 };

@@ -4,7 +4,9 @@
 // Layout (little-endian, no padding):
 //   occupancy  u64   the occupied squares (bit 0 = a1)
 //   pieces     u8[16] one nibble a piece in the order of the occupied squares, low nibble
-//                    first: bit 3 = Black, bits 0-2 = the kind (PAWN 1 .. KING 7)
+//                    first: bit 3 = Black, bits 0-2 = the kind (PAWN 1 .. KING 7); in the
+//                    drop games the pieces in hand follow, White's then Black's (board and
+//                    hands never hold more than 32), and a zero nibble ends them
 //   score      i16   the search score in centipawns, from White's side
 //   result     u8    the game's result from White's side: 0 loss, 1 draw, 2 win
 //   flags      u8    bit 0: Black to move
