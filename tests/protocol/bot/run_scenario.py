@@ -22,7 +22,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from standin import Spec, StandIn  # noqa: E402
 
-ALL = ["makruk", "makpong", "cambodian", "asean"]
+ALL = ["makruk", "makpong", "cambodian", "asean", "sittuyin", "makrukhouse"]
 
 # Clocks and ply caps are chosen so that a scenario's games cannot take longer than the
 # bot's clock allows (limit + increment x its moves), well inside ctest's 100 s: 15+1
@@ -38,6 +38,11 @@ SCENARIOS = {
         games=[Spec("cambodian", bot="random", limit=15, inc=1, plies=40),
                Spec("asean", bot="black", limit=15, inc=1, plies=40, opponent="carol")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"], token_via="env"),
+    # The drop games: sittuyin's setup drops and makrukhouse's captures to hand.
+    "variants_c": dict(
+        games=[Spec("sittuyin", bot="white", limit=15, inc=1, plies=40),
+               Spec("makrukhouse", bot="black", limit=15, inc=1, plies=40, opponent="dave")],
+        parallel=2, args=["--max-games", "2", "--concurrency", "2"]),
     # 2. Set-up positions with a running count: board's honour (limit 128 plies, 79 left),
     #    the bot moving first; then a bare king's count with 5 plies left, which runs out
     #    with the bot to move (unless it mates first): the server ends the game there.
@@ -48,11 +53,11 @@ SCENARIOS = {
                     fen="8/8/4k3/8/2n5/8/2m5/K1m5 w - 64 60 91")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"], token_via="env",
         ends={1: ("counting rule", "checkmate", "stalemate")}),
-    # 3. Challenges in games the bot does not play (chess, sittuyin, and one left out by
+    # 3. Challenges in games the bot does not play (chess, shogi, and one left out by
     #    --variants) are declined with reason "variant"; then it plays an accepted game.
     "decline": dict(
         games=[Spec("standard", key="standard", expect="variant"),
-               Spec("sittuyin", expect="variant", opponent="dave"),
+               Spec("shogi", key="shogi", expect="variant", opponent="dave"),
                Spec("cambodian", expect="variant"),
                Spec("asean", bot="white", limit=15, inc=1, plies=40)],
         parallel=1, args=["--max-games", "1", "--variants", "makruk,asean"],

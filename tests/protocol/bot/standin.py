@@ -29,7 +29,7 @@ import urllib.parse
 
 from games import PING_SECONDS, Game, Log, Spec, new_id
 
-VARIANTS_KHUN = ("makruk", "makpong", "cambodian", "asean")
+VARIANTS_KHUN = ("makruk", "makpong", "cambodian", "asean", "sittuyin", "makrukhouse")
 
 
 class StandIn:
