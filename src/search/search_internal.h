@@ -113,7 +113,9 @@ class Worker {
         pos.do_move(m, st);
         // do_move lets a move through that leaves its own king attacked (the test oracles
         // make such); the search must make legal ones only.
-        assert(!pos.attackers_to(pos.king_square(~pos.side_to_move()), pos.side_to_move(),
+        // (Sittuyin's setup: a king still in hand cannot be left attacked.)
+        assert(!pos.has_king(~pos.side_to_move()) ||
+               !pos.attackers_to(pos.king_square(~pos.side_to_move()), pos.side_to_move(),
                                  pos.pieces()));
         searcher.tt.prefetch(pos.search_key());
         nodes.store(nodes.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
