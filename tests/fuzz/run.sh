@@ -22,8 +22,9 @@ CXX=${CXX:-$(command -v clang++ || command -v clang++-14)}
 if ! grep -q '^KHUN_FUZZ:BOOL=ON' "$BUILD/CMakeCache.txt" 2>/dev/null; then
   compiler=()
   [ -f "$BUILD/CMakeCache.txt" ] || compiler=(-DCMAKE_CXX_COMPILER="$CXX")
+  # FUZZ_OPT: the optimisation level (-O2 by default; CI takes -O1 to build sooner).
   cmake -S . -B "$BUILD" "${compiler[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKHUN_FUZZ=ON \
-    -DKHUN_TESTS=OFF >/dev/null
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=${FUZZ_OPT:--O2} -g -DNDEBUG" -DKHUN_TESTS=OFF >/dev/null
 fi
 cmake --build "$BUILD" -j"${JOBS:-1}" --target $(printf 'fuzz_%s ' "${targets[@]}")
 
