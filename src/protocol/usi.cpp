@@ -1,6 +1,7 @@
 #include "khun/protocol/usi.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <iostream>
 
@@ -65,16 +66,13 @@ std::string to_sfen(const Position& pos) {
     // The hands as Fairy-Stockfish writes them: a count before a letter held twice or more,
     // White's then Black's, "-" for none.
     std::string hand;
-    const std::string held = fen.find('[') < fen.find(' ')
-                                 ? fen.substr(fen.find('[') + 1, fen.find(']') - fen.find('[') - 1)
-                                 : std::string();
-    for (size_t i = 0; i < held.size();) {
-        size_t j = i;
-        while (j < held.size() && held[j] == held[i]) ++j;
-        if (j - i > 1) hand += std::to_string(j - i);
-        hand += held[i];
-        i = j;
-    }
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt : HandOrder)
+            if (const int n = pos.in_hand(c, pt)) {
+                if (n > 1) hand += std::to_string(n);
+                const char l = pos.variant().pieceChars[pt];
+                hand += c == WHITE ? l : char(std::tolower(static_cast<unsigned char>(l)));
+            }
     return fen.substr(0, std::min(fen.find('['), fen.find(' '))) +
            (pos.side_to_move() == WHITE ? " b " : " w ") + (hand.empty() ? "-" : hand) + " " +
            std::to_string(pos.game_ply() + 1);

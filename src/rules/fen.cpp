@@ -259,7 +259,7 @@ std::string Position::fen() const {
         // through its own order of kinds.
         s += '[';
         for (Color c : {WHITE, BLACK})
-            for (PieceType pt : {KING, AIWOK, KHON, MET, ROOK, KNIGHT, PAWN}) {
+            for (PieceType pt : HandOrder) {
                 char l = var->pieceChars[pt];
                 if (c == BLACK) l = char(std::tolower(static_cast<unsigned char>(l)));
                 s.append(hand[c][pt], l);

@@ -78,6 +78,10 @@ const char* outcome_name(Outcome o);
     }
 }
 
+// The order in which Fairy-Stockfish writes a hand (FEN "[...]", SFEN): its kinds from
+// the king down.
+inline constexpr PieceType HandOrder[] = {KING, AIWOK, KHON, MET, ROOK, KNIGHT, PAWN};
+
 // FEN field 1 for a board (indexed by square) in the letters of game `v`, with
 // Fairy-Stockfish's '~' after each piece on `promoted` (makrukhouse); the hands are not
 // part of it.
@@ -164,8 +168,8 @@ class Position {
     [[nodiscard]] bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
     // A sutra move lands on its own pawn's square: not a capture.
     [[nodiscard]] bool is_capture(Move m) const {
-        return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE && m.kind() != DROP &&
-               m.from() != m.to();
+        // (A drop lands on an empty square; sittuyin's in-place promotion on its own pawn.)
+        return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE && m.from() != m.to();
     }
     [[nodiscard]] bool gives_check(Move m) const;
     void do_move(Move m, StateInfo& newSt);
