@@ -11,13 +11,16 @@
 namespace khun::search {
 namespace {
 
-// Late move reductions, indexed by depth and move number.
-int Reductions[MAX_PLY][MAX_MOVES];
+// Late move reductions, indexed by depth and move number. Past LmrMoves moves (only the
+// drop games list more) the reduction stays that of the last column; a wider table would
+// only cost every command's start-up its logarithms.
+constexpr int LmrMoves = 256;
+int Reductions[MAX_PLY][LmrMoves];
 
 struct ReductionInit {
     ReductionInit() {
         for (int d = 1; d < MAX_PLY; ++d)
-            for (int m = 1; m < MAX_MOVES; ++m)
+            for (int m = 1; m < LmrMoves; ++m)
                 Reductions[d][m] =
                     int(LmrBase + std::log(double(d)) * std::log(double(m)) / LmrDivisor);
     }
@@ -306,7 +309,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                 const int ch = (*contHist[0])[pc][m.to()] + (*contHist[1])[pc][m.to()];
                 int lmrDepth =
                     depth - 1 -
-                    Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
+                    Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, LmrMoves - 1)];
                 if (lmrDepth < ContHistMaxDepth && ch < ContHistMargin * depth) continue;
                 // Futility and SEE pruning at the depth LMR would search the move to,
                 // deeper for moves with a good history.
@@ -355,7 +358,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         Value value;
         // Late move reductions.
         if (depth >= 2 && moveCount > 1 + rootNode && (quiet || cutNode)) {
-            int r = Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, MAX_MOVES - 1)];
+            int r = Reductions[std::min(depth, MAX_PLY - 1)][std::min(moveCount, LmrMoves - 1)];
             r += !PvNode + cutNode - improving;
             if (quiet)
                 r -= std::clamp(quietHist / LmrHistoryDivisor, -LmrHistoryMaxPlies,
