@@ -191,7 +191,7 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
     CHECK(nnue::embedded_name().rfind("nn-", 0) == 0);
 }
 
-TEST_CASE("nnue: EvalFile loads a net; a damaged one is an error and the net stays",
+TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net stays",
           "[nnue][engine]") {
     const auto net = random_net(7);
     const std::string bytes = nnue::serialise(*net);
