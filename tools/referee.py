@@ -21,73 +21,24 @@ as White. Exit status: 0 when every move was legal and no engine crashed, 1 othe
 """
 import argparse
 import math
-import queue
 import shlex
-import subprocess
 import sys
-import threading
 import time
 
-
-class EngineError(Exception):
-    """The engine died, hung or said something the protocol does not allow."""
+from engine_process import EngineError, EngineProcess
 
 
-class Process:
-    """An engine process whose lines a reader thread queues, so that every wait has a
-    timeout and a dead engine is an error instead of a hang."""
+class Process(EngineProcess):
+    """An engine from its --engine/--oracle settings."""
 
-    def __init__(self, spec, protocol):
-        self.name = spec.get("name", spec["cmd"])
+    def __init__(self, spec):
+        super().__init__(shlex.split(spec["cmd"]), spec.get("name", spec["cmd"]), spec.get("dir"))
         self.options = spec["options"]
-        try:
-            self.p = subprocess.Popen(shlex.split(spec["cmd"]), stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                      text=True, bufsize=1, cwd=spec.get("dir"))
-        except OSError as e:
-            raise EngineError("%s: cannot start (%s)" % (self.name, e))
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.protocol = protocol
-
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.put(line.rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        try:
-            self.p.stdin.write(text + "\n")
-            self.p.stdin.flush()
-        except (OSError, ValueError) as e:
-            raise EngineError("%s (%s) is gone: %s" % (self.name, self.protocol, e))
-
-    def until(self, done, timeout):
-        """The lines up to and including the first for which done() is true."""
-        out, end = [], time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.001, end - time.monotonic()))
-            except queue.Empty:
-                raise EngineError("%s said nothing for %.1f s" % (self.name, timeout))
-            if line is None:
-                raise EngineError("%s exited" % self.name)
-            out.append(line)
-            if done(line):
-                return out
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=3)
-        except Exception:
-            self.p.kill()
-            self.p.wait()
 
 
 class UciPlayer(Process):
     def __init__(self, spec, variant):
-        super().__init__(spec, "UCI")
+        super().__init__(spec)
         self.send("uci")
         self.until(lambda l: l == "uciok", 10)
         # The engine's own options first: Fairy-Stockfish needs its VariantPath before
@@ -134,7 +85,7 @@ class XboardOracle(Process):
     """The game's rules, from a CECP engine in force mode."""
 
     def __init__(self, spec, variant):
-        super().__init__(spec, "CECP")
+        super().__init__(spec)
         self.variant = variant
         self.pings = 0
         self.send("xboard")

@@ -8,13 +8,17 @@ bot is never searching a position the server is about to end.
 """
 import collections
 import json
+import os
 import queue
 import random
 import string
-import subprocess
 import sys
 import threading
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "tools"))
+from engine_process import EngineProcess  # noqa: E402
 
 PING_SECONDS = 2.0  # the real server pings every 6 s; faster here keeps the tests short
 
@@ -38,52 +42,21 @@ class Log:
                 print(line, file=sys.stderr, flush=True)
 
 
-class EngineError(Exception):
-    pass
-
-
-class Uci:
-    """A Khun process spoken to in UCI. A reader thread queues its lines, so that every
-    wait has a timeout and a dead engine fails the game instead of hanging the test."""
+class Uci(EngineProcess):
+    """A Khun process spoken to in UCI (tools/engine_process.py), so that every wait has a
+    timeout and a dead engine fails the game instead of hanging the test."""
 
     def __init__(self, khun, variant):
-        self.p = subprocess.Popen([khun], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__([khun], "khun (UCI)")
         self.send("uci")
         self.until(lambda l: l == "uciok")
         self.send("setoption name UCI_Variant value " + variant)
         self.sync()
 
-    def _read(self):
-        for line in self.p.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def send(self, text):
-        try:
-            self.p.stdin.write(text + "\n")
-            self.p.stdin.flush()
-        except OSError as e:
-            raise EngineError("khun (UCI) is gone: %s" % e)
-
     def until(self, done, timeout=30.0):
-        """The lines up to and including the first for which done() is true; an
-        `info string error` on the way is an error (the position was refused)."""
-        out, end = [], time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
-            except queue.Empty:
-                raise EngineError("khun (UCI) said nothing for %.0f s" % timeout)
-            if line is None:
-                raise EngineError("khun (UCI) exited")
-            if line.startswith("info string error"):
-                raise EngineError(line)
-            out.append(line)
-            if done(line):
-                return out
+        """As EngineProcess.until; an `info string error` on the way is an error (the
+        position was refused)."""
+        return super().until(done, timeout, lambda l: l.startswith("info string error"))
 
     def sync(self):
         self.send("isready")
@@ -112,14 +85,6 @@ class Uci:
         self.send("go nodes %d" % nodes)
         words = self.until(lambda l: l.startswith("bestmove"))[-1].split()
         return words[1] if len(words) > 1 and words[1] not in ("(none)", "0000") else None
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=3)
-        except Exception:
-            self.p.kill()
-
 
 class Spec:
     """One challenge the stand-in sends, and what it does to the game if accepted."""
