@@ -107,6 +107,7 @@ void Engine::add_options() {
                 network = std::move(l.net);
                 netName = std::move(l.name);
             }
+            game->forget_accumulators();
             tt.clear();
         });
     add("Use NNUE", T::Check, "false", 0, 0, &current.useNnue, {},

@@ -625,6 +625,11 @@ std::unique_ptr<Game> Game::make(const std::string& fen, const std::vector<std::
     return g;
 }
 
+void Game::forget_accumulators() {
+    for (StateInfo& si : states)
+        si.accumulator.computed[WHITE] = si.accumulator.computed[BLACK] = false;
+}
+
 void Game::play(Move m) {
     // Callers parse moves against the legal list (parse_uci_move, SAN): anything else is
     // their bug, and would leave a game no one could replay.

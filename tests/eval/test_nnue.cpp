@@ -213,6 +213,18 @@ TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net sta
     ENGINE_CHECK(e, r->empty());
     const std::string loaded = eval();
     ENGINE_CHECK(e, loaded != builtin); // a random net does not score as the built-in one
+    {
+        // The sums kept from the built-in net's evaluation are recomputed: an engine that
+        // loads the file before it evaluates anything scores the same.
+        EngineSession fresh;
+        ENGINE_REQUIRE(fresh, fresh.reply("uci"));
+        ENGINE_REQUIRE(fresh, fresh.reply("setoption name Use NNUE value true"));
+        ENGINE_REQUIRE(fresh, fresh.reply("setoption name EvalFile value " + good));
+        fresh.send("eval");
+        auto at = fresh.expect_prefix("Final evaluation");
+        ENGINE_REQUIRE(fresh, at);
+        ENGINE_CHECK(fresh, fresh.texts(*at, *at + 1)[0] == loaded);
+    }
     for (const std::string& bad : {cut, foreign, std::string("/nonexistent/net.nnue")}) {
         INFO(bad);
         auto err = e.reply("setoption name EvalFile value " + bad);

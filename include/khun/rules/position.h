@@ -296,6 +296,8 @@ struct Game {
     void play(Move m);
     // Takes back the last move played; false when there is none.
     bool undo();
+    // The first-layer sums kept in the records are one net's: another net recomputes them.
+    void forget_accumulators();
 };
 
 } // namespace khun
