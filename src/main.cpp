@@ -44,10 +44,13 @@ Usage:
                         is the built-in net, none the hand-written evaluation (omitted:
                         what `go` uses, Use NNUE's default)
   khun unpack FILE...   print records as "FEN ; result ; score" lines (White's view)
-  khun tune FILE [--epochs N] [--rate R] [--lambda L] [--reg R] [--out FILE]
-                        fit the evaluation weights to FILE (Adam; target lambda*result +
-                        (1-lambda)*sigmoid(score); reg pulls toward the current weights)
-                        and write them to src/eval/eval_weights.cpp (defaults 300 0.5 0.5 2e-9)
+  khun tune FILE [--variant V] [--epochs N] [--rate R] [--lambda L] [--reg R] [--out FILE]
+                        fit the game's evaluation weights to its records in FILE (Adam;
+                        target lambda*result + (1-lambda)*sigmoid(score); reg pulls toward
+                        the current weights) and write them to the set's source,
+                        src/eval/eval_weights.cpp (makruk's, which the other games without
+                        a set of their own share) or src/eval/eval_weights_sittuyin.cpp
+                        (defaults makruk 300 0.5 0.5 2e-9)
   khun train DATA... [--out FILE] [--epochs N] [--batch N] [--lr R] [--lambda L]
              [--val F] [--decay D] [--threads N] [--seed N] [--init NET]
                         fit the network to files of 32-byte training records: AdamW with

@@ -31,15 +31,16 @@ constexpr Square relative(Square s) {
 
 // Adds weighted feature counts into a score (play) ...
 struct ScoreSink {
+    const Score* w; // the game's weight set
     Score s;
     void add(Color c, int param, int n = 1) {
         // An index past its term's block reads another term's weight: no crash, only a
         // silently worse evaluation.
         assert(param >= 0 && param < PARAM_NB);
         if (c == WHITE)
-            s += Weights[param] * n;
+            s += w[param] * n;
         else
-            s -= Weights[param] * n;
+            s -= w[param] * n;
     }
 };
 
@@ -233,9 +234,10 @@ void all_terms(const Position& pos, Sink& out) {
 }
 
 // The pawn-only terms by pawn structure, one table per search thread. The key is the two
-// pawn bitboards themselves, so a hit is never a collision.
+// pawn bitboards themselves and the weight set, so a hit is never a collision.
 struct PawnEntry {
     Bitboard white = ~Bitboard(0), black = ~Bitboard(0); // no real structure matches
+    const Score* weights = nullptr;
     Score score;
     Bitboard passed[COLOR_NB] = {0, 0};
 };
@@ -246,22 +248,22 @@ thread_local PawnEntry pawnTable[1 << PawnTableBits];
 // A cached entry must be what the pawns give now: a pawn term that read anything but the
 // pawns would make the cache return another position's score.
 bool pawn_entry_ok(const Position& pos, const PawnEntry& e) {
-    ScoreSink sink;
+    ScoreSink sink{e.weights, {}};
     const Bitboard white = pawn_terms<WHITE>(pos, sink), black = pawn_terms<BLACK>(pos, sink);
     return white == e.passed[WHITE] && black == e.passed[BLACK] && sink.s.mg == e.score.mg &&
            sink.s.eg == e.score.eg;
 }
 #endif
 
-const PawnEntry& pawn_entry(const Position& pos) {
+const PawnEntry& pawn_entry(const Position& pos, const Score* weights) {
     const Bitboard w = pos.pieces(WHITE, PAWN), b = pos.pieces(BLACK, PAWN);
     PawnEntry& e = pawnTable[pawn_structure_hash(w, b) >> (64 - PawnTableBits)];
-    if (e.white != w || e.black != b) {
-        ScoreSink sink;
+    if (e.white != w || e.black != b || e.weights != weights) {
+        ScoreSink sink{weights, {}};
         e.passed[WHITE] = pawn_terms<WHITE>(pos, sink);
         e.passed[BLACK] = pawn_terms<BLACK>(pos, sink);
         e.score = sink.s;
-        e.white = w, e.black = b;
+        e.white = w, e.black = b, e.weights = weights;
     }
     assert(pawn_entry_ok(pos, e));
     return e;
@@ -349,6 +351,10 @@ int pawnless_edge_scale(const Position& pos, Color strong, int edge) {
 int phase(const Position& pos) {
     int p = 0;
     for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt) p += PhaseWeight[pt] * pos.count(pt);
+    // A piece in hand is as much of the middlegame as one on the board (sittuyin's setup).
+    if (pos.hand_count(WHITE) | pos.hand_count(BLACK))
+        for (PieceType pt = KNIGHT; pt <= AIWOK; ++pt)
+            p += PhaseWeight[pt] * (pos.in_hand(WHITE, pt) + pos.in_hand(BLACK, pt));
     return std::min(p, PhaseMax);
 }
 
@@ -382,9 +388,45 @@ int scale(const Position& pos, Color strong) {
     return 64;
 }
 
+namespace {
+
+// The drop games: a piece in hand is worth its material, as on the board (it can be put
+// anywhere its game allows, which the board's square tables cannot value).
+template <class Sink>
+void hand_terms(const Position& pos, Sink& out) {
+    for (Color c : {WHITE, BLACK})
+        if (pos.hand_count(c))
+            for (PieceType pt = PAWN; pt < KING; ++pt)
+                if (int n = pos.in_hand(c, pt)) out.add(c, P_MATERIAL + pt, n);
+}
+
+bool kings_in_hand(const Position& pos) {
+    return pos.variant().drops && (!pos.has_king(WHITE) || !pos.has_king(BLACK));
+}
+
+// Sittuyin's setup, while a king is still in hand: only material and the square tables,
+// which every term about kings, attacks and pawn structure would need a king for.
+template <class Sink>
+void setup_terms(const Position& pos, Sink& out) {
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square sq = pop_lsb(b);
+        const Piece pc = pos.piece_on(sq);
+        const PieceType pt = type_of(pc);
+        const Color c = color_of(pc);
+        if (pt != KING) out.add(c, P_MATERIAL + pt);
+        out.add(c, P_PSQ + pt * 64 + (c == WHITE ? relative<WHITE>(sq) : relative<BLACK>(sq)));
+    }
+    hand_terms(pos, out);
+    out.add(pos.side_to_move(), P_TEMPO);
+}
+
+} // namespace
+
 void trace_terms(const Position& pos, int16_t* coef) {
     TraceSink sink{coef};
+    if (kings_in_hand(pos)) return setup_terms(pos, sink);
     all_terms(pos, sink);
+    hand_terms(pos, sink);
 }
 
 bool dead_draw(const Position& pos) {
@@ -422,43 +464,19 @@ bool bare_king_ending(const Position& pos) {
            (!more_than_one(pos.pieces(WHITE)) || !more_than_one(pos.pieces(BLACK)));
 }
 
-// The drop games: a piece in hand is worth its material, as on the board (it can be put
-// anywhere its game allows, which the board's square tables cannot value).
-template <class Sink>
-void hand_terms(const Position& pos, Sink& out) {
-    for (Color c : {WHITE, BLACK})
-        if (pos.hand_count(c))
-            for (PieceType pt = PAWN; pt < KING; ++pt)
-                if (int n = pos.in_hand(c, pt)) out.add(c, P_MATERIAL + pt, n);
-}
-
-// Sittuyin's setup, while a king is still in hand: only material and the square tables,
-// which every term about kings, attacks and pawn structure would need a king for.
-int setup_score(const Position& pos) {
-    ScoreSink sink;
-    for (Bitboard b = pos.pieces(); b;) {
-        const Square sq = pop_lsb(b);
-        const Piece pc = pos.piece_on(sq);
-        const PieceType pt = type_of(pc);
-        const Color c = color_of(pc);
-        if (pt != KING) sink.add(c, P_MATERIAL + pt);
-        sink.add(c, P_PSQ + pt * 64 + (c == WHITE ? relative<WHITE>(sq) : relative<BLACK>(sq)));
-    }
-    hand_terms(pos, sink);
-    sink.add(pos.side_to_move(), P_TEMPO);
-    const int ph = phase(pos);
-    return (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
-}
-
 } // namespace
 
 Value evaluate(const Position& pos) {
-    if (pos.variant().drops && (!pos.has_king(WHITE) || !pos.has_king(BLACK))) {
-        const int v = setup_score(pos);
+    const Score* w = weights(pos.variant().weights);
+    if (kings_in_hand(pos)) {
+        ScoreSink sink{w, {}};
+        setup_terms(pos, sink);
+        const int ph = phase(pos);
+        const int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
         return pos.side_to_move() == WHITE ? v : -v;
     }
-    const PawnEntry& pe = pawn_entry(pos);
-    ScoreSink sink{pe.score};
+    const PawnEntry& pe = pawn_entry(pos, w);
+    ScoreSink sink{w, pe.score};
     piece_terms(pos, pe.passed[WHITE], pe.passed[BLACK], sink);
     // Pieces in hand: material, and no bare king while its side still holds pieces.
     if (pos.hand_count(WHITE) | pos.hand_count(BLACK)) {

@@ -113,6 +113,8 @@ Variant make_sittuyin() {
     v.cecpSetup = "PN.R.F....SKpn.r.f....sk";
     v.cecpTemplate = "bughouse";
     v.cecpPieces = cecp_pieces("piece F& F", "piece K& K");
+    // Its setup and its promotion make other positions than makruk's: weights of its own.
+    v.weights = WeightSet::Sittuyin;
     return v;
 }
 

@@ -138,15 +138,16 @@ TEST_CASE("eval: pawnless edges and mets against a bare king are scaled toward t
 namespace {
 
 // The score for the side to move from the tuner's trace: the tapered sum of feature
-// counts times weights, scaled for the side ahead (what evaluate() gives with pawns on
-// the board and no count).
+// counts times the game's weights, scaled for the side ahead (what evaluate() gives with
+// pawns on the board and no count).
 long traced_score(const khun::Position& pos) {
     int16_t coef[khun::eval::PARAM_NB] = {};
     khun::eval::trace_terms(pos, coef);
+    const khun::eval::Score* w = khun::eval::weights(pos.variant().weights);
     long mg = 0, eg = 0;
     for (int i = 0; i < khun::eval::PARAM_NB; ++i) {
-        mg += long(coef[i]) * khun::eval::Weights[i].mg;
-        eg += long(coef[i]) * khun::eval::Weights[i].eg;
+        mg += long(coef[i]) * w[i].mg;
+        eg += long(coef[i]) * w[i].eg;
     }
     const int ph = khun::eval::phase(pos);
     long white = (mg * ph + eg * (khun::eval::PhaseMax - ph)) / khun::eval::PhaseMax;
@@ -188,4 +189,48 @@ TEST_CASE("eval: the score is the weighted sum of the traced features, cached or
     }
     CHECK(checked > 2000);
     CHECK(again > 250);
+}
+
+TEST_CASE("eval: the drop games score the weighted sum of their own set's traced features",
+          "[eval]") {
+    // What `khun tune --variant` fits is what the engine plays with: sittuyin's setup
+    // (kings in hand), its middlegame, and makrukhouse's hands, each game with its own
+    // weight set, the pawn cache shared across games.
+    init();
+    std::mt19937 rng(4242);
+    int setup = 0, hands = 0, board = 0;
+    for (const char* name : {"sittuyin", "makrukhouse", "makruk", "sittuyin"}) {
+        const khun::Variant* v = khun::find_variant(name);
+        REQUIRE(v);
+        for (int gameNo = 0; gameNo < 12; ++gameNo) {
+            std::string err;
+            auto g = khun::Game::make(v->startFen, {}, *v, err);
+            REQUIRE(g);
+            for (int ply = 0; ply < 120; ++ply) {
+                khun::MoveList ml(g->pos);
+                if (ml.size() == 0 || g->pos.outcome() != khun::Outcome::None) break;
+                const khun::Position& pos = g->pos;
+                if (pos.pieces(khun::WHITE, khun::PAWN) && pos.pieces(khun::BLACK, khun::PAWN) &&
+                    !pos.count_limit()) {
+                    INFO(name << " " << pos.fen());
+                    REQUIRE(khun::eval::evaluate(pos) == traced_score(pos));
+                    if (!pos.has_king(khun::WHITE) || !pos.has_king(khun::BLACK))
+                        ++setup;
+                    else if (pos.hand_count(khun::WHITE) | pos.hand_count(khun::BLACK))
+                        ++hands;
+                    else
+                        ++board;
+                }
+                g->play(*(ml.begin() + rng() % ml.size()));
+            }
+        }
+    }
+    CHECK(setup > 100);
+    CHECK(hands > 300);
+    CHECK(board > 1000);
+    // Sittuyin plays with weights of its own, fitted on its records.
+    const khun::eval::Score* s = khun::eval::weights(khun::find_variant("sittuyin")->weights);
+    CHECK(s != khun::eval::weights(khun::default_variant().weights));
+    CHECK(!std::equal(s, s + khun::eval::PARAM_NB, khun::eval::Weights,
+                      [](auto a, auto b) { return a.mg == b.mg && a.eg == b.eg; }));
 }

@@ -388,6 +388,40 @@ TEST_CASE("cli: datagen writes records that unpack to legal positions of its gam
     std::remove(out.c_str());
 }
 
+TEST_CASE("cli: tune fits the weight set of the game it is given", "[cli]") {
+    testutil::init();
+    const std::string tag = std::to_string(getpid());
+    const std::string data = "/tmp/khun-test-tune-" + tag + ".bin";
+    const std::string src = "/tmp/khun-test-tune-" + tag + ".cpp";
+    std::remove(data.c_str());
+    REQUIRE(run_khun("", {"datagen", "--variant", "sittuyin", "--games", "6", "--nodes", "300",
+                          "--threads", "2", "--seed", "3", "--net", "none", "--out", data})
+                .exitCode == 0);
+    auto written = [&](const std::vector<std::string>& extra) {
+        std::remove(src.c_str());
+        std::vector<std::string> args = {"tune", data, "--epochs", "3", "--out", src};
+        args.insert(args.end(), extra.begin(), extra.end());
+        Run r = run_khun("", args);
+        std::ifstream in(src);
+        return std::make_pair(r.exitCode, std::string((std::istreambuf_iterator<char>(in)),
+                                                      std::istreambuf_iterator<char>()));
+    };
+    // Sittuyin's records fit sittuyin's set: the source names its array and the header
+    // the tree has, so it compiles where `khun tune` writes it by default.
+    const auto [code, text] = written({"--variant", "sittuyin"});
+    REQUIRE(code == 0);
+    CHECK(text.find("#include \"khun/eval/eval_params.h\"") != std::string::npos);
+    CHECK(text.find("Score SittuyinWeights[PARAM_NB] = {") != std::string::npos);
+    CHECK(text.find("namespace khun::eval {") != std::string::npos);
+    // Makruk's set finds no makruk records there: an error, and no file written.
+    const auto [makrukCode, makrukText] = written({});
+    CHECK(makrukCode == 2);
+    CHECK(makrukText.empty());
+    CHECK(written({"--variant", "chess"}).first == 2);
+    std::remove(data.c_str());
+    std::remove(src.c_str());
+}
+
 TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written evaluation",
           "[cli]") {
     testutil::init();

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "khun/rules/types.h"
+#include "khun/rules/variant.h"
 
 namespace khun::eval {
 struct Score {
@@ -61,7 +62,13 @@ enum Param : int {
     PARAM_NB
 };
 
+// One weight set per WeightSet (src/eval/eval_weights*.cpp, each written by `khun tune`).
 extern Score Weights[PARAM_NB];
+extern Score SittuyinWeights[PARAM_NB];
+
+[[nodiscard]] inline Score* weights(WeightSet set) {
+    return set == WeightSet::Sittuyin ? SittuyinWeights : Weights;
+}
 
 // Game phase from the pieces besides pawns and kings: PhaseMax at the start, 0 when bare.
 constexpr int PhaseWeight[PIECE_TYPE_NB] = {0, 0, 1, 1, 1, 3, 4, 0};

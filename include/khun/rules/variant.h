@@ -11,6 +11,9 @@
 namespace khun {
 
 enum class CountingRule { None, Makruk, Cambodian, Asean };
+// The hand-written evaluation's weight sets (eval/eval_params.h), each fitted on its own
+// game's records (TUNING.md).
+enum class WeightSet { Makruk, Sittuyin };
 
 struct Variant {
     std::string name; // as Fairy-Stockfish, UCI_Variant and CECP's `variant` spell it
@@ -42,6 +45,7 @@ struct Variant {
     bool sutraHouseRules = false; // the sutra options apply to this game (makruk's house rules)
     bool bareKingTables = false;  // the bare-king mate tables (makruk's rules) hold here
     bool nnue = false;            // the built-in net was trained on this game (docs/nnue.md)
+    WeightSet weights = WeightSet::Makruk; // the hand-written evaluation's weights
     // The drop games. A piece in hand may be put on an empty square instead of a move;
     // the FEN carries the hands as "[...]" after the board.
     bool drops = false;
