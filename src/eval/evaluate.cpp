@@ -400,6 +400,12 @@ void hand_terms(const Position& pos, Sink& out) {
                 if (int n = pos.in_hand(c, pt)) out.add(c, P_MATERIAL + pt, n);
 }
 
+// The middlegame and endgame halves blended by the game phase.
+int tapered(Score s, const Position& pos) {
+    const int ph = phase(pos);
+    return (s.mg * ph + s.eg * (PhaseMax - ph)) / PhaseMax;
+}
+
 bool kings_in_hand(const Position& pos) {
     return pos.variant().drops && (!pos.has_king(WHITE) || !pos.has_king(BLACK));
 }
@@ -471,8 +477,7 @@ Value evaluate(const Position& pos) {
     if (kings_in_hand(pos)) {
         ScoreSink sink{w, {}};
         setup_terms(pos, sink);
-        const int ph = phase(pos);
-        const int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
+        const int v = tapered(sink.s, pos);
         return pos.side_to_move() == WHITE ? v : -v;
     }
     const PawnEntry& pe = pawn_entry(pos, w);
@@ -481,13 +486,11 @@ Value evaluate(const Position& pos) {
     // Pieces in hand: material, and no bare king while its side still holds pieces.
     if (pos.hand_count(WHITE) | pos.hand_count(BLACK)) {
         hand_terms(pos, sink);
-        const int ph = phase(pos);
-        const int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
+        const int v = tapered(sink.s, pos);
         assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
         return pos.side_to_move() == WHITE ? v : -v;
     }
-    const int ph = phase(pos);
-    int v = (sink.s.mg * ph + sink.s.eg * (PhaseMax - ph)) / PhaseMax;
+    int v = tapered(sink.s, pos);
 
     // Endings against a bare king.
     if (!pos.pieces(PAWN))

@@ -55,17 +55,6 @@ double loss(const Dataset& d, const Weights& w, double k) {
     return sum / double(d.entries.size());
 }
 
-// Where each weight set lives: its array and the source file `khun tune` rewrites.
-struct SetSource {
-    const char* array;
-    const char* file;
-};
-SetSource source_of(WeightSet set) {
-    return set == WeightSet::Sittuyin
-               ? SetSource{"SittuyinWeights", "src/eval/eval_weights_sittuyin.cpp"}
-               : SetSource{"Weights", "src/eval/eval_weights.cpp"};
-}
-
 bool load(const std::string& file, const Variant& game, Dataset& d, double lambda, double k0) {
     std::ifstream in(file, std::ios::binary);
     if (!in) return false;
@@ -157,9 +146,9 @@ int tune_main(const std::vector<std::string>& args) {
     if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
     Position::init();
     const Variant& game = *find_variant(variant);
-    const SetSource src = source_of(game.weights);
+    const eval::WeightSource& src = eval::weight_source(game.weights);
     if (outFile.empty()) outFile = src.file;
-    const eval::Score* current = eval::weights(game.weights);
+    const eval::Score* current = src.weights;
     Dataset d;
     // Search scores are turned into expected results with a fixed, typical K.
     if (!load(dataFile, game, d, lambda, 1.0)) {

@@ -62,13 +62,25 @@ enum Param : int {
     PARAM_NB
 };
 
-// One weight set per WeightSet (src/eval/eval_weights*.cpp, each written by `khun tune`).
+// One weight set per WeightSet, each in a source file that `khun tune` writes.
 extern Score Weights[PARAM_NB];
 extern Score SittuyinWeights[PARAM_NB];
 
-[[nodiscard]] inline Score* weights(WeightSet set) {
-    return set == WeightSet::Sittuyin ? SittuyinWeights : Weights;
+struct WeightSource {
+    Score* weights;
+    const char* array; // its name in the source
+    const char* file;  // the source, from the repository's root
+};
+// Indexed by WeightSet.
+inline const WeightSource WeightSources[] = {
+    {Weights, "Weights", "src/eval/eval_weights.cpp"},
+    {SittuyinWeights, "SittuyinWeights", "src/eval/eval_weights_sittuyin.cpp"},
+};
+
+[[nodiscard]] inline const WeightSource& weight_source(WeightSet set) {
+    return WeightSources[int(set)];
 }
+[[nodiscard]] inline Score* weights(WeightSet set) { return weight_source(set).weights; }
 
 // Game phase from the pieces besides pawns and kings: PhaseMax at the start, 0 when bare.
 constexpr int PhaseWeight[PIECE_TYPE_NB] = {0, 0, 1, 1, 1, 3, 4, 0};
