@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
+#include <iterator>
 #include <sstream>
 
 namespace khun::eval {
@@ -29,14 +30,15 @@ constexpr Square relative(Square s) {
     return Us == WHITE ? s : Square(s ^ 63);
 }
 
-// Adds weighted feature counts into a score (play) ...
+// Adds weighted feature counts into a score (play), with weight set S ...
+template <WeightSet S>
 struct ScoreSink {
-    const Score* w; // the game's weight set
     Score s;
     void add(Color c, int param, int n = 1) {
         // An index past its term's block reads another term's weight: no crash, only a
         // silently worse evaluation.
         assert(param >= 0 && param < PARAM_NB);
+        constexpr const Score* w = weights(S);
         if (c == WHITE)
             s += w[param] * n;
         else
@@ -217,13 +219,17 @@ void side_terms(const Position& pos, const Attacks& ourAtt, const Attacks& their
 
 // Every term but the pawn-only ones, given Us's passed pawns.
 template <class Sink>
-void piece_terms(const Position& pos, Bitboard whitePassed, Bitboard blackPassed, Sink& out) {
+void piece_terms(const Position& pos, Bitboard whitePassed, Bitboard blackPassed, Sink& sink) {
+    // A local sink can live in registers; the caller's is memory that each term would
+    // store to.
+    Sink out = sink;
     Attacks white, black;
     gather<WHITE>(pos, white);
     gather<BLACK>(pos, black);
     side_terms<WHITE>(pos, white, black, whitePassed, out);
     side_terms<BLACK>(pos, black, white, blackPassed, out);
     out.add(pos.side_to_move(), P_TEMPO);
+    sink = out;
 }
 
 template <class Sink>
@@ -237,7 +243,7 @@ void all_terms(const Position& pos, Sink& out) {
 // pawn bitboards themselves and the weight set, so a hit is never a collision.
 struct PawnEntry {
     Bitboard white = ~Bitboard(0), black = ~Bitboard(0); // no real structure matches
-    const Score* weights = nullptr;
+    WeightSet set = WeightSet::Makruk;
     Score score;
     Bitboard passed[COLOR_NB] = {0, 0};
 };
@@ -247,25 +253,27 @@ thread_local PawnEntry pawnTable[1 << PawnTableBits];
 #ifndef NDEBUG
 // A cached entry must be what the pawns give now: a pawn term that read anything but the
 // pawns would make the cache return another position's score.
+template <WeightSet S>
 bool pawn_entry_ok(const Position& pos, const PawnEntry& e) {
-    ScoreSink sink{e.weights, {}};
+    ScoreSink<S> sink{};
     const Bitboard white = pawn_terms<WHITE>(pos, sink), black = pawn_terms<BLACK>(pos, sink);
     return white == e.passed[WHITE] && black == e.passed[BLACK] && sink.s.mg == e.score.mg &&
            sink.s.eg == e.score.eg;
 }
 #endif
 
-const PawnEntry& pawn_entry(const Position& pos, const Score* weights) {
+template <WeightSet S>
+const PawnEntry& pawn_entry(const Position& pos) {
     const Bitboard w = pos.pieces(WHITE, PAWN), b = pos.pieces(BLACK, PAWN);
     PawnEntry& e = pawnTable[pawn_structure_hash(w, b) >> (64 - PawnTableBits)];
-    if (e.white != w || e.black != b || e.weights != weights) {
-        ScoreSink sink{weights, {}};
+    if (e.white != w || e.black != b || e.set != S) {
+        ScoreSink<S> sink{};
         e.passed[WHITE] = pawn_terms<WHITE>(pos, sink);
         e.passed[BLACK] = pawn_terms<BLACK>(pos, sink);
         e.score = sink.s;
-        e.white = w, e.black = b, e.weights = weights;
+        e.white = w, e.black = b, e.set = S;
     }
-    assert(pawn_entry_ok(pos, e));
+    assert(pawn_entry_ok<S>(pos, e));
     return e;
 }
 
@@ -470,18 +478,16 @@ bool bare_king_ending(const Position& pos) {
            (!more_than_one(pos.pieces(WHITE)) || !more_than_one(pos.pieces(BLACK)));
 }
 
-} // namespace
-
-Value evaluate(const Position& pos) {
-    const Score* w = weights(pos.variant().weights);
+template <WeightSet S>
+Value evaluate_with(const Position& pos) {
     if (kings_in_hand(pos)) {
-        ScoreSink sink{w, {}};
+        ScoreSink<S> sink{};
         setup_terms(pos, sink);
         const int v = tapered(sink.s, pos);
         return pos.side_to_move() == WHITE ? v : -v;
     }
-    const PawnEntry& pe = pawn_entry(pos, w);
-    ScoreSink sink{w, pe.score};
+    const PawnEntry& pe = pawn_entry<S>(pos);
+    ScoreSink<S> sink{pe.score};
     piece_terms(pos, pe.passed[WHITE], pe.passed[BLACK], sink);
     // Pieces in hand: material, and no bare king while its side still holds pieces.
     if (pos.hand_count(WHITE) | pos.hand_count(BLACK)) {
@@ -504,6 +510,14 @@ Value evaluate(const Position& pos) {
     // The search takes a score in the mate range for a mate it has proven.
     assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
     return pos.side_to_move() == WHITE ? v : -v;
+}
+
+} // namespace
+
+Value evaluate(const Position& pos) {
+    static_assert(std::size(WeightSources) == 2, "a new weight set needs its case here");
+    return pos.variant().weights == WeightSet::Sittuyin ? evaluate_with<WeightSet::Sittuyin>(pos)
+                                                        : evaluate_with<WeightSet::Makruk>(pos);
 }
 
 Value evaluate(const Position& pos, const nnue::Network* net) {

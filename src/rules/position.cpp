@@ -139,18 +139,17 @@ bool Position::is_legal(Move m) const {
 
 bool Position::gives_check(Move m) const {
     assert(m.is_drop() || (board[m.from()] && color_of(board[m.from()]) == sideToMove));
-    if (m.kind() == SUT_MOVE) return gives_check_sut(m);
+    // Sutra moves and drops (one test: the two last kinds) out of line.
+    static_assert(DROP == SUT_MOVE + 1);
+    if (m.kind() >= SUT_MOVE) return gives_check_special(m);
     const Color us = sideToMove;
-    if (!has_king(~us)) return false; // sittuyin: a king still in hand
-    // A drop only adds a piece: its own attack is the only check it can give.
-    if (m.is_drop())
-        return attacks::of(m.drop_type(), us, m.to(), pieces() | square_bb(m.to())) &
-               pieces(~us, KING);
+    const Bitboard theirKing = pieces(~us, KING);
+    if (!theirKing) return false; // sittuyin: a king still in hand
     const Square from = m.from(), to = m.to();
-    const Square ksq = king_square(~us);
     const PieceType pt = m.is_promotion() ? promotion_type(m, *var) : type_of(board[from]);
     const Bitboard occ = (pieces() ^ square_bb(from)) | square_bb(to);
-    if (attacks::of(pt, us, to, occ) & square_bb(ksq)) return true;
+    if (attacks::of(pt, us, to, occ) & theirKing) return true;
+    const Square ksq = lsb(theirKing);
     // Discovered check: a rook of ours behind the moved piece on the king's line. Only a
     // piece that leaves the king's rank or file can uncover one (the cheap test first).
     if (file_of(from) != file_of(ksq) && rank_of(from) != rank_of(ksq)) return false;
@@ -159,9 +158,13 @@ bool Position::gives_check(Move m) const {
     return rooks && (attacks::rook(ksq, occ) & rooks) != 0;
 }
 
-// A sutra move: the pawn on `to` steps ahead, the piece from `from` takes its place.
-bool Position::gives_check_sut(Move m) const {
+// A drop only adds a piece: its own attack is the only check it can give. A sutra move:
+// the pawn on `to` steps ahead, the piece from `from` takes its place.
+bool Position::gives_check_special(Move m) const {
     const Color us = sideToMove;
+    if (m.is_drop())
+        return attacks::of(m.drop_type(), us, m.to(), pieces() | square_bb(m.to())) &
+               pieces(~us, KING);
     const Square from = m.from(), to = m.to(), pawnTo = to + pawn_push(us);
     const Square ksq = king_square(~us);
     const Bitboard occ = (pieces() ^ square_bb(from)) | square_bb(pawnTo);
@@ -357,6 +360,11 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
     st->key = k;
 }
 
+// The general path out of line, so that do_move's code is the lean path alone.
+__attribute__((noinline)) void Position::do_move_general(Move m, StateInfo& newSt) {
+    do_move_impl<true>(m, newSt);
+}
+
 void Position::do_move(Move m, StateInfo& newSt) {
     assert(m && &newSt != st);
     if (m.is_drop()) {
@@ -378,7 +386,7 @@ void Position::do_move(Move m, StateInfo& newSt) {
     const bool listed = generates(*this, m);
 #endif
     if (__builtin_expect((st->rights | generalMake) != 0, 0))
-        do_move_impl<true>(m, newSt);
+        do_move_general(m, newSt);
     else
         do_move_impl<false>(m, newSt);
     assert(listed ||
@@ -414,11 +422,19 @@ void Position::undo_move(Move m) {
         }
         remove_piece(to);
         put_piece(make_piece(us, PAWN), to);
+        // Sittuyin promotes in place too, and never with a capture.
+        if (from == to) {
+            assert(!st->captured);
+            st = st->previous;
+            --gamePly;
+            assert(consistent());
+            return;
+        }
     }
-    if (from != to) move_piece(to, from);
+    move_piece(to, from);
     if (st->captured) {
         put_piece(st->captured, to);
-        if (var->capturesToHand) {
+        if (generalMake && var->capturesToHand) {
             const bool wasPawn = st->previous->promoted & square_bb(to);
             take_from_hand(make_piece(us, wasPawn ? PAWN : type_of(st->captured)), unused);
         }
@@ -477,9 +493,8 @@ bool Position::is_repetition(int ply) const {
 
 // Sittuyin: a king and one pawn, not in check, that can only promote is stalemated
 // (Fairy-Stockfish, after the Burmese rules' 3.9 c.7): promotion is a choice, not a must.
-bool Position::promotion_stalemate() const {
-    if (!var->sittuyinPromotion || st->checkers || popcount(byColor[sideToMove]) != 2 ||
-        count(sideToMove, PAWN) != 1)
+bool Position::lone_pawn_must_promote() const {
+    if (st->checkers || popcount(byColor[sideToMove]) != 2 || count(sideToMove, PAWN) != 1)
         return false;
     for (Move m : MoveList(*this))
         if (!m.is_promotion()) return false;

@@ -71,16 +71,17 @@ struct WeightSource {
     const char* array; // its name in the source
     const char* file;  // the source, from the repository's root
 };
-// Indexed by WeightSet.
-inline const WeightSource WeightSources[] = {
+// Indexed by WeightSet; constexpr, so that evaluate() is compiled once per set with the
+// set's address known.
+inline constexpr WeightSource WeightSources[] = {
     {Weights, "Weights", "src/eval/eval_weights.cpp"},
     {SittuyinWeights, "SittuyinWeights", "src/eval/eval_weights_sittuyin.cpp"},
 };
 
-[[nodiscard]] inline const WeightSource& weight_source(WeightSet set) {
+[[nodiscard]] constexpr const WeightSource& weight_source(WeightSet set) {
     return WeightSources[int(set)];
 }
-[[nodiscard]] inline Score* weights(WeightSet set) { return weight_source(set).weights; }
+[[nodiscard]] constexpr Score* weights(WeightSet set) { return weight_source(set).weights; }
 
 // Game phase from the pieces besides pawns and kings: PhaseMax at the start, 0 when bare.
 constexpr int PhaseWeight[PIECE_TYPE_NB] = {0, 0, 1, 1, 1, 3, 4, 0};

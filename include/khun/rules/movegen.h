@@ -57,8 +57,12 @@ struct MoveList {
     }
 
   private:
-    MoveList() = default;
-    Move moves[MAX_MOVES];
+    MoveList() {}
+    // A union's member is left uninitialised: zeroing MAX_MOVES moves (Move() is none)
+    // cost every node that lists its moves a kilobyte of stores.
+    union {
+        Move moves[MAX_MOVES];
+    };
     Move* last = moves;
 };
 

@@ -168,10 +168,11 @@ class Position {
 
     // Moves
     [[nodiscard]] bool is_legal(Move m) const; // for any 16-bit value, e.g. from the TT
-    // A sutra move lands on its own pawn's square: not a capture.
+    // A move onto an enemy piece. A sutra move and sittuyin's promotion in place land on
+    // their own pawn; a drop lands on an empty square.
     [[nodiscard]] bool is_capture(Move m) const {
-        // (A drop lands on an empty square; sittuyin's in-place promotion on its own pawn.)
-        return board[m.to()] != NO_PIECE && m.kind() != SUT_MOVE && m.from() != m.to();
+        const Piece pc = board[m.to()];
+        return pc != NO_PIECE && color_of(pc) != sideToMove;
     }
     [[nodiscard]] bool gives_check(Move m) const;
     void do_move(Move m, StateInfo& newSt);
@@ -194,7 +195,9 @@ class Position {
     [[nodiscard]] bool is_draw(int ply) const;
     [[nodiscard]] bool is_repetition(int ply) const;
     // Sittuyin: a king and one pawn, not in check, whose only moves are promotions.
-    [[nodiscard]] bool promotion_stalemate() const;
+    [[nodiscard]] bool promotion_stalemate() const {
+        return var->sittuyinPromotion && lone_pawn_must_promote();
+    }
     [[nodiscard]] bool counting_expired() const {
         return st->countLimit && st->countPly > st->countLimit;
     }
@@ -217,10 +220,12 @@ class Position {
     void update_counting(Piece captured, bool promotion);
     template <bool General>
     void do_move_impl(Move m, StateInfo& newSt);
+    void do_move_general(Move m, StateInfo& newSt);
     // is_ok() less the legality test: what do_move/undo_move assert in debug builds, as
     // test oracles also make pseudo-legal moves to find out whether they are legal.
     [[nodiscard]] bool consistent(std::string* why = nullptr) const;
-    [[nodiscard]] bool gives_check_sut(Move m) const;
+    [[nodiscard]] bool gives_check_special(Move m) const;
+    [[nodiscard]] bool lone_pawn_must_promote() const;
     [[nodiscard]] Key compute_key() const;
 
     Piece board[SQUARE_NB] = {};

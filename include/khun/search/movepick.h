@@ -77,7 +77,9 @@ class MovePicker {
     void score(const Position& pos, Move ttMove, const History& hist, const Move* killers,
                Move counter, const PieceToHistory* const* contHist);
 
-    Move moves[MAX_MOVES];
+    union { // left uninitialised, as in MoveList
+        Move moves[MAX_MOVES];
+    };
     int scores[MAX_MOVES];
     Move* cur = moves;
     Move* end = moves;
