@@ -13,17 +13,19 @@ namespace {
 // Bia units, indexed by PieceType; see the header.
 constexpr int MaterialValue[PIECE_TYPE_NB] = {0, 1, 3, 3, 2, 5, 8, 0};
 
-// a(x) and b(x), x = material / 64, coefficients of x^3, x^2, x, 1: fitted by
-// tools/wdl_fit.py (maximum likelihood over the W/D/L result of each position) to 52,150
-// quiet positions without a running count from 400 self-play games of this engine
-// (commit ba1e6d1's search and weights, 2026-11-22), made with
-//   for s in 1 2 3 4 5 6 7 8 9 10; do
-//     ./build/khun datagen games 40 nodes 1500 threads 1 seed $s out chunk$s.txt; done
-//   cat chunk*.txt > wdl-data.txt && tools/wdl_fit.py wdl-data.txt
-// (docs/wdl.md has the figures). The 13,285 positions under a count are the check on
-// CountHorizon below.
-constexpr double As[] = {-2270.1148, 5557.6001, -4434.3748, 1548.4558};
-constexpr double Bs[] = {83.5390, 169.1201, -238.3285, 230.0198};
+// a(x) and b(x), x = material / 64, coefficients of x^3, x^2, x, 1, by Model: fitted by
+// tools/wdl_fit.py (maximum likelihood over the W/D/L result of each position) to the
+// quiet positions without a running count of self-play games (docs/wdl.md has the
+// commands and figures; the positions under a count are the check on CountHorizon below).
+struct Cubics {
+    double a[4], b[4];
+};
+constexpr Cubics Fits[] = {
+    // Classical: 52,150 positions, 400 games of commit ba1e6d1's hand-written evaluation.
+    {{-2270.1148, 5557.6001, -4434.3748, 1548.4558}, {83.5390, 169.1201, -238.3285, 230.0198}},
+    // Net: 503,787 positions, 4,000 games of the built-in net nn-fda051d0ccfe.
+    {{-1099.1311, 2935.0593, -2734.0065, 1183.3007}, {447.0549, -676.4093, 260.1851, 175.1869}},
+};
 
 // The material range the data covered; the polynomials are not trusted outside it.
 constexpr int MaterialMin = 10, MaterialMax = 64;
@@ -45,14 +47,15 @@ int material(const Position& pos) {
     return m;
 }
 
-Params params(int material) {
+Params params(int material, Model m) {
     const double x = std::clamp(material, MaterialMin, MaterialMax) / Anchor;
+    const Cubics& c = Fits[int(m)];
     // b must stay positive for the model to grow with the score; the fit keeps it far
     // above 1 over the clamped range, this only guards against a bad refit.
-    return {poly(As, x), std::max(poly(Bs, x), 1.0)};
+    return {poly(c.a, x), std::max(poly(c.b, x), 1.0)};
 }
 
-WDL from_score(Value v, int material, int countPliesLeft) {
+WDL from_score(Value v, int material, int countPliesLeft, Model m) {
     assert(v >= -VALUE_MATE && v <= VALUE_MATE); // a score, not VALUE_NONE or a window edge
     assert(countPliesLeft == NoCount || countPliesLeft >= 0);
     if (v >= VALUE_MATE_IN_MAX_PLY) return {1000, 0, 0};
@@ -61,7 +64,7 @@ WDL from_score(Value v, int material, int countPliesLeft) {
     // Far beyond any score the data holds the logistic is already 0 or 1; the clamp
     // keeps exp() finite.
     const double s = std::clamp(double(v), -4000.0, 4000.0);
-    const Params p = params(material);
+    const Params p = params(material, m);
     double w = win_rate(s, p), l = win_rate(-s, p);
 
     // A count that is running draws the game when it ends: the fewer plies it leaves, the
@@ -85,9 +88,9 @@ WDL from_score(Value v, int material, int countPliesLeft) {
     return {win, 1000 - win - loss, loss};
 }
 
-WDL from_position(const Position& pos, Value v) {
+WDL from_position(const Position& pos, Value v, Model m) {
     const int left = pos.count_limit() ? std::max(pos.count_limit() - pos.count_ply(), 0) : NoCount;
-    return from_score(v, material(pos), left);
+    return from_score(v, material(pos), left, m);
 }
 
 } // namespace khun::eval::wdl

@@ -33,8 +33,8 @@ bool listed(const Notation& n, const EngineOption& o) {
 
 // " wdl W D L" for `score` in the root position `root` (the side to move's view, as the
 // score is). A position with no move to search (depth 0) is over: its result is known.
-std::string wdl_text(const Position& root, Value score, bool over) {
-    eval::wdl::WDL w = eval::wdl::from_position(root, score);
+std::string wdl_text(const Position& root, Value score, bool over, eval::wdl::Model model) {
+    eval::wdl::WDL w = eval::wdl::from_position(root, score, model);
     if (over && std::abs(score) < VALUE_MATE_IN_MAX_PLY)
         w = score > 0   ? eval::wdl::WDL{1000, 0, 0}
             : score < 0 ? eval::wdl::WDL{0, 0, 1000}
@@ -268,17 +268,18 @@ search::Listener Session::reporter() {
     const Position* pos = &engine.position();
     auto move = [this, pos](Move m) { return notation.move_out(to_uci(m, *pos)); };
     const bool showWdl = notation.wdl && engine.settings().showWdl;
-    l.info = [this, move, pos, showWdl](const search::Info& i) {
+    const eval::wdl::Model model = engine.wdl_model();
+    l.info = [this, move, pos, showWdl, model](const search::Info& i) {
         if (i.pv.empty())
             return send("info depth 0 score " + notation.score(i.score) +
-                        (showWdl ? wdl_text(*pos, i.score, true) : ""));
+                        (showWdl ? wdl_text(*pos, i.score, true, model) : ""));
         std::ostringstream os;
         os << "info depth " << i.depth << " seldepth " << i.seldepth << " multipv " << i.multipv
            << " score " << notation.score(i.score);
         if (i.bound == search::BOUND_LOWER) os << " lowerbound";
         if (i.bound == search::BOUND_UPPER) os << " upperbound";
         // Where Stockfish puts it: after the score and its bound.
-        if (showWdl) os << wdl_text(*pos, i.score, false);
+        if (showWdl) os << wdl_text(*pos, i.score, false, model);
         os << " nodes " << i.nodes << " nps " << i.nps << " hashfull " << i.hashfull;
         if (notation.tbhits) os << " tbhits " << i.tbhits;
         os << " time " << i.time << " pv";

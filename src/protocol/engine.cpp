@@ -110,7 +110,7 @@ void Engine::add_options() {
             game->forget_accumulators();
             tt.clear();
         });
-    add("Use NNUE", T::Check, "false", 0, 0, &current.useNnue, {},
+    add("Use NNUE", T::Check, "true", 0, 0, &current.useNnue, {},
         [this](const EngineOption& o, const std::string& previous, OptionResult&) {
             if (o.value != previous) new_game();
         });
@@ -207,6 +207,10 @@ Engine::Thought Engine::think(search::Limits limits) {
         if (i.multipv == 1 && i.bound == search::BOUND_EXACT) t.score = i.score, t.depth = i.depth;
     };
     l.bestmove = [&t](Move best, Move) { t.best = best; };
+    // The tools (datagen, analyse) reproduce a run from its seed: a table that arrived
+    // part-way through a search would change its result with the machine's speed.
+    warm_tablebases();
+    if (tbLoader.joinable()) tbLoader.join();
     limits.start = search::now();
     go(limits, l);
     wait();

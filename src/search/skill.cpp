@@ -47,6 +47,8 @@ double skill_float_level(const Options& o) {
     return std::clamp(level, -20.0, 20.0);
 }
 
+bool full_strength(const Options& o) { return skill_float_level(o) >= Skill::SkillMaxLevel; }
+
 int skill_round_level(double level, SkillRng& rng) {
     // Up with the probability of the fraction: on average the float level is played.
     // (floor, not truncation, so that negative levels average right too.)

@@ -75,7 +75,7 @@ Verdict evaluate_position(protocol::Engine& engine, const AnalyseOptions& opts) 
     v.score = t.score;
     v.depth = t.depth;
     v.best = t.best;
-    v.wdl = eval::wdl::from_position(pos, v.score);
+    v.wdl = eval::wdl::from_position(pos, v.score, engine.wdl_model());
     return v;
 }
 

@@ -60,3 +60,34 @@ TEST_CASE("options: the engine's typed settings follow setoption", "[options]") 
     CHECK(!s.sutKhun);
     CHECK(!e.variant().sutKhun);
 }
+
+TEST_CASE("options: the net plays by default, the levels with the hand-written evaluation",
+          "[options]") {
+    using khun::eval::wdl::Model;
+    Engine e;
+    CHECK(e.option("Use NNUE") == "true");
+    REQUIRE(e.net() != nullptr);
+    CHECK(e.wdl_model() == Model::Net);
+    // A game the net was not trained for searches with the hand-written evaluation and
+    // reads its scores with that evaluation's WDL model; the net stays chosen.
+    REQUIRE(!e.set_option("UCI_Variant", "cambodian").error);
+    CHECK(e.net() != nullptr);
+    CHECK(e.wdl_model() == Model::Classical);
+    REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
+    CHECK(e.wdl_model() == Model::Net);
+    // A play level keeps the evaluation its UCI_Elo map was fitted with.
+    REQUIRE(!e.set_option("Skill Level", "10").error);
+    CHECK(e.net() == nullptr);
+    CHECK(e.wdl_model() == Model::Classical);
+    REQUIRE(!e.set_option("Skill Level", "20").error);
+    CHECK(e.net() != nullptr);
+    REQUIRE(!e.set_option("UCI_LimitStrength", "true").error);
+    REQUIRE(!e.set_option("UCI_Elo", "1500").error);
+    CHECK(e.net() == nullptr);
+    REQUIRE(!e.set_option("UCI_Elo", "2850").error); // the top of the range is a level too
+    CHECK(e.net() == nullptr);
+    REQUIRE(!e.set_option("UCI_LimitStrength", "false").error);
+    REQUIRE(!e.set_option("Use NNUE", "false").error);
+    CHECK(e.net() == nullptr);
+    CHECK(e.wdl_model() == Model::Classical);
+}

@@ -2,6 +2,7 @@
 // off, and when on a `wdl W D L` after every score that sums to 1000 and follows the
 // counting rules at the root. Also: UCI_Chess960 is accepted but no longer offered.
 #include "engine_session.h"
+#include "khun/eval/wdl.h"
 
 #include <algorithm>
 #include <array>
@@ -157,4 +158,37 @@ TEST_CASE("wdl uci: a position with no move is scored by its result", "[engine][
     INFO(mated.output[0]);
     ENGINE_CHECK(e, starts_with(mated.output[0], "info depth 0 score "));
     ENGINE_CHECK(e, wdl_of(mated.output[0]) == (std::array<long long, 3>{0, 0, 1000}));
+}
+
+TEST_CASE("wdl uci: the net's scores are read with the net's fit, the hand-written "
+          "evaluation's with its own",
+          "[engine][wdl]") {
+    using khun::eval::wdl::Model;
+    EngineSession e;
+    ENGINE_REQUIRE(e, !handshake(e).empty());
+    ENGINE_REQUIRE(e, e.reply("setoption name UCI_ShowWDL value true"));
+    // The start position: material 64, no count.
+    auto check = [&e](Model model) {
+        auto s =
+            search_fen(e, "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "go depth 7");
+        ENGINE_REQUIRE(e, s.done);
+        const std::string l = last_scored(s);
+        INFO(l);
+        auto w = words(l);
+        auto at = std::find(w.begin(), w.end(), "cp");
+        ENGINE_REQUIRE(e, w.end() - at > 1);
+        const int cp = std::stoi(*(at + 1));
+        auto wdl = wdl_of(l);
+        ENGINE_REQUIRE(e, wdl);
+        const auto expected = khun::eval::wdl::from_score(cp, 64, khun::eval::wdl::NoCount, model);
+        ENGINE_CHECK(e, (*wdl)[0] == expected.win);
+        ENGINE_CHECK(e, (*wdl)[1] == expected.draw);
+        ENGINE_CHECK(e, (*wdl)[2] == expected.loss);
+    };
+    check(Model::Net); // the default
+    ENGINE_REQUIRE(e, e.reply("setoption name Use NNUE value false"));
+    check(Model::Classical);
+    ENGINE_REQUIRE(e, e.reply("setoption name Use NNUE value true"));
+    ENGINE_REQUIRE(e, e.reply("setoption name Skill Level value 5"));
+    check(Model::Classical);
 }

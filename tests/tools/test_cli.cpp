@@ -1,6 +1,7 @@
 // The real binary: a UCI conversation over pipes, the command-line perft tool and the
 // tools' command lines.
 #include "helpers.h"
+#include "khun/eval/nnue.h"
 #include "khun/protocol/engine.h"
 
 #include <algorithm>
@@ -425,7 +426,11 @@ TEST_CASE("cli: tune fits the weight set of the game it is given", "[cli]") {
 TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written evaluation",
           "[cli]") {
     testutil::init();
-    // The same seed plays the same opening; the evaluation shows in the records' scores.
+    // The same seed plays the same opening; the evaluation shows in the records' scores,
+    // and datagen's first line names it.
+    struct Data {
+        std::string bytes, said;
+    };
     auto records = [](const std::vector<std::string>& net) {
         const std::string out = "/tmp/khun-test-datagen-net-" + std::to_string(getpid()) + ".bin";
         std::remove(out.c_str());
@@ -433,17 +438,24 @@ TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written
                                          "--threads", "1",       "--seed", "7",       "--random",
                                          "4",         "--out",   out};
         args.insert(args.end(), net.begin(), net.end());
-        REQUIRE(run_khun("", args).exitCode == 0);
+        const Run r = run_khun("", args);
+        REQUIRE(r.exitCode == 0);
         std::ifstream in(out, std::ios::binary);
         std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         std::remove(out.c_str());
         REQUIRE(!bytes.empty());
-        return bytes;
+        return Data{bytes, r.err.substr(0, r.err.find('\n'))};
     };
-    const std::string builtin = records({"--net", "default"});
-    const std::string handWritten = records({"--net", "none"});
-    CHECK(builtin != handWritten);
+    const Data builtin = records({"--net", "default"});
+    const Data handWritten = records({"--net", "none"});
+    CHECK(builtin.bytes != handWritten.bytes);
+    CHECK(builtin.said == "datagen: makruk games evaluated by " + khun::nnue::embedded_name());
+    CHECK(handWritten.said == "datagen: makruk games evaluated by the hand-written evaluation");
     // Omitted, it is what `go` uses: Use NNUE's default.
     const bool netByDefault = khun::protocol::Engine().option("Use NNUE") == "true";
-    CHECK(records({}) == (netByDefault ? builtin : handWritten));
+    const Data omitted = records({});
+    CHECK(omitted.said == (netByDefault ? builtin : handWritten).said);
+    // The same opening and evaluation: the same first records (a 32-byte record each).
+    const std::string& same = (netByDefault ? builtin : handWritten).bytes;
+    CHECK(omitted.bytes.substr(0, 32 * 40) == same.substr(0, 32 * 40));
 }

@@ -16,6 +16,10 @@ struct WDL {
 // Plies a running count leaves; NoCount when none runs.
 constexpr int NoCount = -1;
 
+// Whose scores the model reads: the hand-written evaluation's and the net's map to results
+// differently (docs/wdl.md), each with a fit of its own.
+enum class Model { Classical, Net };
+
 // Material on the board, both sides together, in bia units: bia 1, met 2, khon 3, ma 3,
 // ruea 5, ai-wok 8 (kings 0). The makruk start position has 64. The model's a and b are
 // polynomials in this count, as Stockfish's are in its own pawn-unit count.
@@ -25,16 +29,17 @@ constexpr int NoCount = -1;
 // loss = 1 / (1 + exp((a + v) / b)) with a and b cubic in the (clamped) material; with a
 // count running, both are scaled by the plies it leaves over the evaluation's horizon of
 // 40, so a count about to run out shows a draw.
-[[nodiscard]] WDL from_score(Value v, int material, int countPliesLeft = NoCount);
+[[nodiscard]] WDL from_score(Value v, int material, int countPliesLeft = NoCount,
+                             Model m = Model::Classical);
 
 // The same for a position: its material and its count, if one runs.
-[[nodiscard]] WDL from_position(const Position& pos, Value v);
+[[nodiscard]] WDL from_position(const Position& pos, Value v, Model m = Model::Classical);
 
 // The model's parameters at a material count (for tools and tests): the score with a
 // 50% chance to win, and the logistic's scale.
 struct Params {
     double a, b;
 };
-[[nodiscard]] Params params(int material);
+[[nodiscard]] Params params(int material, Model m = Model::Classical);
 
 } // namespace khun::eval::wdl

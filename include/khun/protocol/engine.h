@@ -2,10 +2,12 @@
 // the search control. Dialects only parse text and print replies.
 #pragma once
 
+#include "khun/eval/wdl.h"
 #include "khun/protocol/options.h"
 #include "khun/rules/position.h"
 #include "khun/rules/variant.h"
 #include "khun/search/search.h"
+#include "khun/search/skill.h"
 #include "khun/search/tt.h"
 
 #include <atomic>
@@ -80,9 +82,15 @@ class Engine {
     // Fixed-depth search of a position, blocking; for bench and tests. Returns nodes.
     uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
 
-    // The net searches evaluate with (EvalFile, when Use NNUE is on), or nullptr.
+    // The net searches evaluate with (EvalFile, when Use NNUE is on), or nullptr. A play
+    // level keeps the hand-written evaluation: its UCI_Elo map was fitted with it
+    // (TUNING.md, "Play levels").
     [[nodiscard]] const nnue::Network* net() const {
-        return current.useNnue ? network.get() : nullptr;
+        return current.useNnue && search::full_strength(current.search) ? network.get() : nullptr;
+    }
+    // The WDL model for what searches score with: the net's in a game it serves.
+    [[nodiscard]] eval::wdl::Model wdl_model() const {
+        return net() && active.nnue ? eval::wdl::Model::Net : eval::wdl::Model::Classical;
     }
 
   private:

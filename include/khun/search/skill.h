@@ -23,6 +23,8 @@ using SkillRng = Prng;
 // The level a search plays at, from the options: UCI_Elo's level (a float, Fairy-
 // Stockfish's fit) when UCI_LimitStrength is on, else Skill Level.
 [[nodiscard]] double skill_float_level(const Options& o);
+// No play level is set: the search plays at full strength.
+[[nodiscard]] bool full_strength(const Options& o);
 // The float level rounded up or down at random so that the average equals it.
 [[nodiscard]] int skill_round_level(double level, SkillRng& rng);
 // The cap on the pick's random spread at this game phase (0..eval::PhaseMax): from
