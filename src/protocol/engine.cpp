@@ -146,6 +146,13 @@ void Engine::warm_tablebases() {
     });
 }
 
+// The blocking searches (bench, the tools): a table that arrived part-way through a search
+// would change its result with the machine's speed, so they wait for the tables first.
+void Engine::load_tablebases() {
+    warm_tablebases();
+    if (tbLoader.joinable()) tbLoader.join();
+}
+
 void Engine::set_variant(const Variant& v) {
     finish();
     base = &v;
@@ -207,10 +214,8 @@ Engine::Thought Engine::think(search::Limits limits) {
         if (i.multipv == 1 && i.bound == search::BOUND_EXACT) t.score = i.score, t.depth = i.depth;
     };
     l.bestmove = [&t](Move best, Move) { t.best = best; };
-    // The tools (datagen, analyse) reproduce a run from its seed: a table that arrived
-    // part-way through a search would change its result with the machine's speed.
-    warm_tablebases();
-    if (tbLoader.joinable()) tbLoader.join();
+    // The tools (datagen, analyse) reproduce a run from its seed.
+    load_tablebases();
     limits.start = search::now();
     go(limits, l);
     wait();
@@ -221,10 +226,8 @@ uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listene
     if (auto err = set_position(fen, {})) return 0;
     search::Limits limits;
     limits.depth = depth;
-    // Bench is the build's signature: the tables must be in memory before the search
-    // starts, not arrive part-way through it.
-    warm_tablebases();
-    if (tbLoader.joinable()) tbLoader.join();
+    // Bench is the build's signature.
+    load_tablebases();
     limits.start = search::now();
     go(limits, std::move(listener));
     wait();

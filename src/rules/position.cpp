@@ -402,41 +402,34 @@ void Position::undo_move(Move m) {
     const Color us = sideToMove;
     const Square from = m.from(), to = m.to();
     Key unused = 0; // the keys come back with the previous state
-    if (m.kind() != NORMAL) {
-        if (m.kind() == SUT_MOVE) {
-            move_piece(to, from);
-            move_piece(to + pawn_push(us), to);
-            st = st->previous;
-            --gamePly;
-            assert(consistent());
-            return;
-        }
-        if (m.is_drop()) {
-            const Piece pc = board[to];
-            remove_piece(to);
-            add_to_hand(pc, unused);
-            st = st->previous;
-            --gamePly;
-            assert(consistent());
-            return;
-        }
-        remove_piece(to);
-        put_piece(make_piece(us, PAWN), to);
-        // Sittuyin promotes in place too, and never with a capture.
-        if (from == to) {
-            assert(!st->captured);
-            st = st->previous;
-            --gamePly;
-            assert(consistent());
-            return;
-        }
-    }
-    move_piece(to, from);
-    if (st->captured) {
+    // A captured piece comes back, and in makrukhouse leaves the captor's hand.
+    auto uncapture = [&] {
+        if (!st->captured) return;
         put_piece(st->captured, to);
         if (generalMake && var->capturesToHand) {
             const bool wasPawn = st->previous->promoted & square_bb(to);
             take_from_hand(make_piece(us, wasPawn ? PAWN : type_of(st->captured)), unused);
+        }
+    };
+    if (m.kind() == NORMAL) {
+        move_piece(to, from);
+        uncapture();
+    } else if (m.kind() == SUT_MOVE) {
+        move_piece(to, from);
+        move_piece(to + pawn_push(us), to);
+    } else if (m.is_drop()) {
+        const Piece pc = board[to];
+        remove_piece(to);
+        add_to_hand(pc, unused);
+    } else {
+        // A promotion: the pawn comes back. Sittuyin's in place (from == to) stays where it
+        // is and never captures.
+        remove_piece(to);
+        put_piece(make_piece(us, PAWN), to);
+        assert(from != to || !st->captured);
+        if (from != to) {
+            move_piece(to, from);
+            uncapture();
         }
     }
     st = st->previous;

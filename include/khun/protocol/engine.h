@@ -97,6 +97,7 @@ class Engine {
     void add_options();
     void apply_sutras();
     void warm_tablebases();
+    void load_tablebases();
     std::thread tbLoader;
     std::atomic<bool> loadingTables{false};
 
