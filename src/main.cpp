@@ -70,9 +70,10 @@ Usage:
   khun --help           this text
   khun --version        the version
 
-Evaluation: makruk plays with the built-in net (UCI option Use NNUE, default true; a play
-level, Skill Level below 20 or UCI_LimitStrength, keeps the hand-written evaluation). The
-other games use the hand-written evaluation, sittuyin with weights of its own.
+Evaluation: makruk and cambodian play with the built-in net (UCI option Use NNUE, default
+true; a play level, Skill Level below 20 or UCI_LimitStrength, keeps the hand-written
+evaluation). The other games use the hand-written evaluation, sittuyin with weights of its
+own.
 )";
 
 // The usage text, its list of games taken from the variant table (wrapped as the rest).

@@ -70,9 +70,14 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     CHECK(e.wdl_model() == Model::Net);
     // A game the net was not trained for searches with the hand-written evaluation and
     // reads its scores with that evaluation's WDL model; the net stays chosen.
-    REQUIRE(!e.set_option("UCI_Variant", "cambodian").error);
+    REQUIRE(!e.set_option("UCI_Variant", "asean").error);
     CHECK(e.net() != nullptr);
     CHECK(e.wdl_model() == Model::Classical);
+    REQUIRE(!e.set_option("UCI_Variant", "karouk").error);
+    CHECK(e.wdl_model() == Model::Classical);
+    // Cambodian is makruk with first-move leaps: the makruk net plays it.
+    REQUIRE(!e.set_option("UCI_Variant", "cambodian").error);
+    CHECK(e.wdl_model() == Model::Net);
     REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
     CHECK(e.wdl_model() == Model::Net);
     // A play level keeps the evaluation its UCI_Elo map was fitted with.
