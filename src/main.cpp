@@ -41,8 +41,8 @@ Usage:
                         from the start or the openings plus random plies; appends a
                         32-byte record (position, score, result) per quiet position to
                         FILE (default khun-data.bin), for `train` and `tune`; net default
-                        is the built-in net, none the hand-written evaluation (omitted:
-                        what `go` uses, Use NNUE's default)
+                        is the game's built-in net, none the hand-written evaluation
+                        (omitted: what `go` uses, Use NNUE's default)
   khun unpack FILE...   print records as "FEN ; result ; score" lines (White's view)
   khun tune FILE [--variant V] [--epochs N] [--rate R] [--lambda L] [--reg R] [--out FILE]
                         fit the game's evaluation weights to its records in FILE (Adam;
@@ -70,10 +70,10 @@ Usage:
   khun --help           this text
   khun --version        the version
 
-Evaluation: makruk and cambodian play with the built-in net (UCI option Use NNUE, default
-true; a play level, Skill Level below 20 or UCI_LimitStrength, keeps the hand-written
-evaluation). The other games use the hand-written evaluation, sittuyin with weights of its
-own.
+Evaluation: makruk and cambodian play with makruk's built-in net, asean with a net of its
+own (UCI option Use NNUE, default true; a play level, Skill Level below 20 or
+UCI_LimitStrength, keeps the hand-written evaluation). The other games use the
+hand-written evaluation, sittuyin with weights of its own.
 )";
 
 // The usage text, its list of games taken from the variant table (wrapped as the rest).

@@ -14,22 +14,23 @@
 #include <immintrin.h>
 #endif
 
-// The default net's bytes, built into the binary: CMakeLists.txt names the file as
-// KHUN_NET_FILE (and rebuilds this file when it changes).
-#ifndef KHUN_NET_FILE
-#error "KHUN_NET_FILE must name the net file to embed (set by CMakeLists.txt)"
+// The built-in nets' bytes: CMakeLists.txt names the files as KHUN_NET_FILE (makruk's)
+// and KHUN_NET_FILE_ASEAN (and rebuilds this file when one changes).
+#if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN)
+#error "KHUN_NET_FILE and KHUN_NET_FILE_ASEAN must name the net files to embed (CMakeLists.txt)"
 #endif
-asm(".section .rodata\n"
-    ".balign 64\n"
-    ".global khunEmbeddedNet\n"
-    "khunEmbeddedNet:\n"
-    ".incbin \"" KHUN_NET_FILE "\"\n"
-    ".global khunEmbeddedNetEnd\n"
-    "khunEmbeddedNetEnd:\n"
-    ".byte 0\n"
-    ".previous\n");
-extern "C" const unsigned char khunEmbeddedNet[];
-extern "C" const unsigned char khunEmbeddedNetEnd[];
+#define KHUN_INCBIN(symbol, file)                                                                  \
+    asm(".section .rodata\n"                                                                       \
+        ".balign 64\n"                                                                             \
+        ".global " #symbol "\n" #symbol ":\n"                                                      \
+        ".incbin \"" file "\"\n"                                                                   \
+        ".global " #symbol "End\n" #symbol "End:\n"                                                \
+        ".byte 0\n"                                                                                \
+        ".previous\n");                                                                            \
+    extern "C" const unsigned char symbol[];                                                       \
+    extern "C" const unsigned char symbol##End[];
+KHUN_INCBIN(khunNetMakruk, KHUN_NET_FILE)
+KHUN_INCBIN(khunNetAsean, KHUN_NET_FILE_ASEAN)
 
 namespace khun {
 namespace nnue {
@@ -176,26 +177,36 @@ std::string net_name(const std::string& bytes) {
 }
 
 namespace {
-const std::string& embedded_bytes() {
-    static const std::string bytes(reinterpret_cast<const char*>(khunEmbeddedNet),
-                                   size_t(khunEmbeddedNetEnd - khunEmbeddedNet));
-    return bytes;
+// A built-in net: its file's bytes, its name and the parsed net, made on first use.
+struct Embedded {
+    std::string bytes, name;
+    std::shared_ptr<const Network> net;
+    Embedded(const unsigned char* begin, const unsigned char* end)
+        : bytes(reinterpret_cast<const char*>(begin), size_t(end - begin)), name(net_name(bytes)) {
+        auto n = std::make_shared<Network>();
+        [[maybe_unused]] const auto error = parse(bytes, *n);
+        assert(!error); // the build embeds files this build wrote
+        if (!error) net = std::move(n);
+    }
+};
+
+const Embedded& built_in(GameNet which) {
+    assert(which != GameNet::None);
+    static const Embedded makruk(khunNetMakruk, khunNetMakrukEnd);
+    static const Embedded asean(khunNetAsean, khunNetAseanEnd);
+    static_assert(std::size(BuiltInNets) == 2, "a new net needs its KHUN_INCBIN and case here");
+    return which == GameNet::Asean ? asean : makruk;
 }
 } // namespace
 
-std::shared_ptr<const Network> embedded() {
-    static const std::shared_ptr<const Network> net = [] {
-        auto n = std::make_shared<Network>();
-        const auto error = parse(embedded_bytes(), *n);
-        assert(!error); // the build embeds a file this build wrote
-        return error ? nullptr : std::shared_ptr<const Network>(n);
-    }();
-    return net;
-}
+std::shared_ptr<const Network> embedded(GameNet which) { return built_in(which).net; }
 
-const std::string& embedded_name() {
-    static const std::string name = net_name(embedded_bytes());
-    return name;
+const std::string& embedded_name(GameNet which) { return built_in(which).name; }
+
+GameNet embedded_named(const std::string& name) {
+    for (GameNet g : BuiltInNets)
+        if (name == embedded_name(g)) return g;
+    return GameNet::None;
 }
 
 Loaded load_file(const std::string& path) {

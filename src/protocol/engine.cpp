@@ -9,8 +9,7 @@ namespace khun::protocol {
 
 Engine::Engine()
     : base(&default_variant()), active(default_variant()),
-      searcher(std::make_unique<search::Searcher>(tt)), network(nnue::embedded()),
-      netName(nnue::embedded_name()) {
+      searcher(std::make_unique<search::Searcher>(tt)) {
     Position::init();
     add_options();
     set_variant(*base);
@@ -88,24 +87,27 @@ void Engine::add_options() {
     // Fairy-Stockfish's name: `wdl W D L` (wdl.h's model) after each UCI info score; read
     // when a search starts.
     add("UCI_ShowWDL", T::Check, "false", 0, 0, &current.showWdl);
-    // The network (docs/nnue.md), Stockfish's names: the built-in net by its name, or a
-    // net file's path. A file that does not load is an error and the net in use stays.
-    // The hash table is cleared with a change: its entries hold the old net's scores.
-    add("EvalFile", T::String, nnue::embedded_name(), 0, 0, {}, {},
+    // The network (docs/nnue.md), Stockfish's names: a built-in net's name (the default:
+    // makruk's) or `<default>` for each game's built-in net, or a net file's path for a
+    // net that evaluates every game a net serves. A file that does not load is an error
+    // and the net in use stays. The hash table is cleared with a change: its entries hold
+    // the old net's scores.
+    add("EvalFile", T::String, nnue::embedded_name(GameNet::Makruk), 0, 0, {}, {},
         [this](const EngineOption& o, const std::string& previous, OptionResult& r) {
             if (o.value == previous) return;
             finish();
-            if (o.value == nnue::embedded_name() || o.value == "<default>") {
-                network = nnue::embedded();
-                netName = nnue::embedded_name();
+            if (nnue::embedded_named(o.value) != GameNet::None || o.value == "<default>") {
+                fileNet.reset();
+                fileNetName.clear();
             } else {
                 nnue::Loaded l = nnue::load_file(o.value);
                 if (!l.net) {
-                    r.error = l.error + "; keeping " + netName;
+                    r.error = l.error + "; keeping " +
+                              (fileNet ? fileNetName : std::string("the built-in nets"));
                     return;
                 }
-                network = std::move(l.net);
-                netName = std::move(l.name);
+                fileNet = std::move(l.net);
+                fileNetName = std::move(l.name);
             }
             game->forget_accumulators();
             tt.clear();
@@ -114,6 +116,17 @@ void Engine::add_options() {
         [this](const EngineOption& o, const std::string& previous, OptionResult&) {
             if (o.value != previous) new_game();
         });
+}
+
+std::shared_ptr<const nnue::Network> Engine::network() const {
+    if (!current.useNnue || !search::full_strength(current.search) || active.net == GameNet::None)
+        return nullptr;
+    return fileNet ? fileNet : nnue::embedded(active.net);
+}
+
+std::string Engine::net_name() const {
+    if (!net()) return "";
+    return fileNet ? fileNetName : nnue::embedded_name(active.net);
 }
 
 Engine::~Engine() {
@@ -192,7 +205,7 @@ std::optional<std::string> Engine::set_position(const std::string& fen,
 void Engine::go(search::Limits limits, search::Listener listener) {
     finish();
     search::Options so = current.search;
-    if (net()) so.network = network;
+    so.network = network();
     warm_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));
 }

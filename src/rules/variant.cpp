@@ -23,7 +23,7 @@ Variant make_makruk() {
     v.pieceChars = " PNSMR*K";
     v.sutraHouseRules = true;
     v.bareKingTables = true;
-    v.nnue = true;
+    v.net = GameNet::Makruk;
     return v;
 }
 
@@ -34,7 +34,7 @@ Variant like_makruk(const char* name) {
     v.otherNames.clear();
     v.sutraHouseRules = false;
     v.bareKingTables = false;
-    v.nnue = false;
+    v.net = GameNet::None;
     v.cecpSetup = "PN.R.M....SKpn.r.m....sk";
     v.cecpPieces = cecp_pieces("piece M& F", "piece K& K");
     return v;
@@ -49,7 +49,7 @@ Variant make_cambodian() {
     v.cecpPieces = cecp_pieces("piece M& FifD", "piece K& KismN");
     // Makruk's net, though it never saw the first-move leaps: it beat the hand-written
     // evaluation here by about +60 Elo in 180 games (docs/nnue.md, "The related games").
-    v.nnue = true;
+    v.net = GameNet::Makruk;
     return v;
 }
 
@@ -64,7 +64,7 @@ Variant make_karouk() {
     v.name = "karouk";
     v.otherNames.clear();
     v.firstCheckWins = true;
-    v.nnue = false; // a check ends the game: not measured with the net
+    v.net = GameNet::None; // a check ends the game: not measured with the net
     return v;
 }
 
@@ -92,6 +92,8 @@ Variant make_asean() {
     v.moveRule = 50;
     v.cecpSetup.clear();
     v.cecpPieces.clear();
+    // Makruk's net never saw a bia past the sixth rank nor these endings: a net of its own.
+    v.net = GameNet::Asean;
     return v;
 }
 

@@ -135,7 +135,7 @@ int datagen_main(const std::vector<std::string>& args) {
     app.add_option("--openings", cfg.openings, "a file of FEN/EPD lines to start from");
     app.add_option("--variant", cfg.variant, "the game")->check(game_name())->capture_default_str();
     app.add_option("--net", cfg.net,
-                   "the evaluation: default (the built-in net), none (the hand-written "
+                   "the evaluation: default (the game's built-in net), none (the hand-written "
                    "evaluation) or a net file (default: what `go` uses, Use NNUE's default)");
     app.add_option("--seed", cfg.seed, "the games' random seed")->capture_default_str();
     app.add_option("--out", cfg.out, "the file the records are appended to")->capture_default_str();
@@ -171,9 +171,7 @@ int datagen_main(const std::vector<std::string>& args) {
         }
         // Said first, because a run's data is only as good as the evaluation that made it.
         std::cerr << "datagen: " << cfg.variant << " games evaluated by "
-                  << (probe.net() && probe.variant().nnue
-                          ? probe.option("EvalFile")
-                          : std::string("the hand-written evaluation"))
+                  << (probe.net() ? probe.net_name() : std::string("the hand-written evaluation"))
                   << "\n";
     }
     std::ofstream out(cfg.out, std::ios::app | std::ios::binary);

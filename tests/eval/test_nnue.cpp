@@ -186,9 +186,14 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
     badWeight[out] = char(0xFF), badWeight[out + 1] = char(0x7F);
     CHECK(nnue::parse(badWeight, *back));
     CHECK(nnue::serialise(*back) == before);
-    // The built-in net is one this build reads.
-    REQUIRE(nnue::embedded());
-    CHECK(nnue::embedded_name().rfind("nn-", 0) == 0);
+    // The built-in nets are ones this build reads, each under its own name.
+    for (GameNet g : BuiltInNets) {
+        REQUIRE(nnue::embedded(g));
+        CHECK(nnue::embedded_name(g).rfind("nn-", 0) == 0);
+        CHECK(nnue::embedded_named(nnue::embedded_name(g)) == g);
+    }
+    CHECK(nnue::embedded_name(GameNet::Makruk) != nnue::embedded_name(GameNet::Asean));
+    CHECK(nnue::embedded_named("nn-000000000000.nnue") == GameNet::None);
 }
 
 TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net stays",
@@ -237,9 +242,45 @@ TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net sta
     e.send("go depth 4");
     ENGINE_CHECK(e, e.expect_prefix("bestmove"));
     // Back to the built-in net by its name.
-    ENGINE_REQUIRE(e, e.reply("setoption name EvalFile value " + nnue::embedded_name()));
+    ENGINE_REQUIRE(
+        e, e.reply("setoption name EvalFile value " + nnue::embedded_name(GameNet::Makruk)));
     ENGINE_CHECK(e, eval() == builtin);
     for (const std::string& f : {good, cut, foreign}) std::remove(f.c_str());
+}
+
+TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with every game's",
+          "[nnue][engine]") {
+    const auto net = random_net(9);
+    const std::string bytes = nnue::serialise(*net);
+    const std::string file = temp_file(nnue::net_name(bytes), bytes);
+    // The trace names what evaluated the position: the net's line only where a net does.
+    auto trace = [](Engine& e) { return eval::trace(e.position(), e.net()); };
+    auto by_net = [&](Engine& e) { return trace(e).find("NNUE evaluation") != std::string::npos; };
+    Engine e;
+    REQUIRE(!e.set_option("UCI_Variant", "asean").error);
+    REQUIRE(!e.set_position("", {"e3e4", "d6d5"}));
+    CHECK(e.net() == nnue::embedded(GameNet::Asean).get());
+    CHECK(by_net(e));
+    const std::string asean = trace(e);
+    // Makruk's net scores the same asean position otherwise.
+    CHECK(nnue::evaluate(e.position(), *nnue::embedded(GameNet::Asean)) !=
+          nnue::evaluate(e.position(), *nnue::embedded(GameNet::Makruk)));
+    // A net file evaluates every game a net serves, and none that has no net.
+    REQUIRE(!e.set_option("EvalFile", file).error);
+    CHECK(e.net_name() == nnue::net_name(bytes));
+    CHECK(trace(e) != asean);
+    REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
+    CHECK(e.net_name() == nnue::net_name(bytes));
+    REQUIRE(!e.set_option("UCI_Variant", "makpong").error);
+    CHECK(e.net() == nullptr);
+    CHECK(!by_net(e));
+    // <default> (or a built-in net's name) gives each game its built-in net back.
+    REQUIRE(!e.set_option("EvalFile", "<default>").error);
+    REQUIRE(!e.set_option("UCI_Variant", "asean").error);
+    REQUIRE(!e.set_position("", {"e3e4", "d6d5"}));
+    CHECK(e.net_name() == nnue::embedded_name(GameNet::Asean));
+    CHECK(trace(e) == asean);
+    std::remove(file.c_str());
 }
 
 TEST_CASE("packed: a training record keeps the position, score and result", "[nnue]") {

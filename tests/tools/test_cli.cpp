@@ -449,7 +449,8 @@ TEST_CASE("cli: datagen's net default is the built-in net, none the hand-written
     const Data builtin = records({"--net", "default"});
     const Data handWritten = records({"--net", "none"});
     CHECK(builtin.bytes != handWritten.bytes);
-    CHECK(builtin.said == "datagen: makruk games evaluated by " + khun::nnue::embedded_name());
+    CHECK(builtin.said ==
+          "datagen: makruk games evaluated by " + khun::nnue::embedded_name(khun::GameNet::Makruk));
     CHECK(handWritten.said == "datagen: makruk games evaluated by the hand-written evaluation");
     // Omitted, it is what `go` uses: Use NNUE's default.
     const bool netByDefault = khun::protocol::Engine().option("Use NNUE") == "true";

@@ -16,7 +16,7 @@ constexpr int CountingHorizon = 40;
 // The hand-written evaluation, from the side to move's point of view.
 Value evaluate(const Position& pos);
 // The network's evaluation where `net` is given and the game is one it was trained for
-// (Variant::nnue), with the same counting and drawish-material corrections on top; the
+// (Variant::net), with the same counting and drawish-material corrections on top; the
 // hand-written one otherwise and in endings against a bare king.
 Value evaluate(const Position& pos, const nnue::Network* net);
 

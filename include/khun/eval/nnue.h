@@ -42,10 +42,12 @@ constexpr uint32_t FileVersion = 2;
 [[nodiscard]] std::string net_name(const std::string& bytes);
 [[nodiscard]] std::string sha256_hex(const std::string& bytes);
 
-// The net built into the binary (CMake embeds the file named in CMakeLists.txt), and its
-// name.
-[[nodiscard]] std::shared_ptr<const Network> embedded();
-[[nodiscard]] const std::string& embedded_name();
+// A net built into the binary (CMake embeds the files named in CMakeLists.txt), and its
+// name; `which` is not GameNet::None.
+[[nodiscard]] std::shared_ptr<const Network> embedded(GameNet which);
+[[nodiscard]] const std::string& embedded_name(GameNet which);
+// The built-in net of that name, or GameNet::None.
+[[nodiscard]] GameNet embedded_named(const std::string& name);
 
 // Loads a net file; on error returns why (the caller keeps its current net).
 struct Loaded {

@@ -82,15 +82,16 @@ class Engine {
     // Fixed-depth search of a position, blocking; for bench and tests. Returns nodes.
     uint64_t search_nodes(const std::string& fen, int depth, search::Listener listener);
 
-    // The net searches evaluate with (EvalFile, when Use NNUE is on), or nullptr. A play
-    // level keeps the hand-written evaluation: its UCI_Elo map was fitted with it
-    // (TUNING.md, "Play levels").
-    [[nodiscard]] const nnue::Network* net() const {
-        return current.useNnue && search::full_strength(current.search) ? network.get() : nullptr;
-    }
+    // The net searches evaluate with, or nullptr: with Use NNUE on, in a game a net
+    // serves, EvalFile's net or else the game's built-in one. A play level keeps the
+    // hand-written evaluation: its UCI_Elo map was fitted with it (TUNING.md, "Play
+    // levels").
+    [[nodiscard]] const nnue::Network* net() const { return network().get(); }
+    // That net's name ("" for none).
+    [[nodiscard]] std::string net_name() const;
     // The WDL model for what searches score with: the net's in a game it serves.
     [[nodiscard]] eval::wdl::Model wdl_model() const {
-        return net() && active.nnue ? eval::wdl::Model::Net : eval::wdl::Model::Classical;
+        return net() ? eval::wdl::Model::Net : eval::wdl::Model::Classical;
     }
 
   private:
@@ -108,8 +109,10 @@ class Engine {
     OptionSet opts;
     search::TranspositionTable tt;
     std::unique_ptr<search::Searcher> searcher;
-    std::shared_ptr<const nnue::Network> network; // EvalFile's net (used if Use NNUE)
-    std::string netName;
+    [[nodiscard]] std::shared_ptr<const nnue::Network> network() const;
+    // EvalFile's net, or nullptr for the built-in nets (its default).
+    std::shared_ptr<const nnue::Network> fileNet;
+    std::string fileNetName;
 };
 
 } // namespace khun::protocol

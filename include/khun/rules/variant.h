@@ -14,6 +14,10 @@ enum class CountingRule { None, Makruk, Cambodian, Asean };
 // The hand-written evaluation's weight sets (eval/eval_params.h), each fitted on its own
 // game's records (TUNING.md).
 enum class WeightSet { Makruk, Sittuyin };
+// The nets built into the binary (docs/nnue.md, "Which games use it"), each trained on its
+// own game's records; None: the game is evaluated by the hand-written evaluation only.
+enum class GameNet { None, Makruk, Asean };
+constexpr GameNet BuiltInNets[] = {GameNet::Makruk, GameNet::Asean};
 
 struct Variant {
     std::string name; // as Fairy-Stockfish, UCI_Variant and CECP's `variant` spell it
@@ -44,7 +48,7 @@ struct Variant {
                                   // knight follows
     bool sutraHouseRules = false; // the sutra options apply to this game (makruk's house rules)
     bool bareKingTables = false;  // the bare-king mate tables (makruk's rules) hold here
-    bool nnue = false;            // the built-in net was trained on this game (docs/nnue.md)
+    GameNet net = GameNet::None;  // the built-in net that evaluates this game (docs/nnue.md)
     WeightSet weights = WeightSet::Makruk; // the hand-written evaluation's weights
     // The drop games. A piece in hand may be put on an empty square instead of a move;
     // the FEN carries the hands as "[...]" after the board.
