@@ -177,12 +177,13 @@ std::string net_name(const std::string& bytes) {
 }
 
 namespace {
-// A built-in net: its file's bytes, its name and the parsed net, made on first use.
+// A built-in net: its name and the parsed net, made on first use from the file's bytes.
 struct Embedded {
-    std::string bytes, name;
+    std::string name;
     std::shared_ptr<const Network> net;
-    Embedded(const unsigned char* begin, const unsigned char* end)
-        : bytes(reinterpret_cast<const char*>(begin), size_t(end - begin)), name(net_name(bytes)) {
+    Embedded(const unsigned char* begin, const unsigned char* end) {
+        const std::string bytes(reinterpret_cast<const char*>(begin), size_t(end - begin));
+        name = net_name(bytes);
         auto n = std::make_shared<Network>();
         [[maybe_unused]] const auto error = parse(bytes, *n);
         assert(!error); // the build embeds files this build wrote

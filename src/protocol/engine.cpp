@@ -97,17 +97,15 @@ void Engine::add_options() {
             if (o.value == previous) return;
             finish();
             if (nnue::embedded_named(o.value) != GameNet::None || o.value == "<default>") {
-                fileNet.reset();
-                fileNetName.clear();
+                fileNet = {};
             } else {
                 nnue::Loaded l = nnue::load_file(o.value);
                 if (!l.net) {
                     r.error = l.error + "; keeping " +
-                              (fileNet ? fileNetName : std::string("the built-in nets"));
+                              (fileNet.net ? fileNet.name : std::string("the built-in nets"));
                     return;
                 }
-                fileNet = std::move(l.net);
-                fileNetName = std::move(l.name);
+                fileNet = std::move(l);
             }
             game->forget_accumulators();
             tt.clear();
@@ -121,12 +119,12 @@ void Engine::add_options() {
 std::shared_ptr<const nnue::Network> Engine::network() const {
     if (!current.useNnue || !search::full_strength(current.search) || active.net == GameNet::None)
         return nullptr;
-    return fileNet ? fileNet : nnue::embedded(active.net);
+    return fileNet.net ? fileNet.net : nnue::embedded(active.net);
 }
 
 std::string Engine::net_name() const {
     if (!net()) return "";
-    return fileNet ? fileNetName : nnue::embedded_name(active.net);
+    return fileNet.net ? fileNet.name : nnue::embedded_name(active.net);
 }
 
 Engine::~Engine() {

@@ -110,9 +110,8 @@ class Engine {
     search::TranspositionTable tt;
     std::unique_ptr<search::Searcher> searcher;
     [[nodiscard]] std::shared_ptr<const nnue::Network> network() const;
-    // EvalFile's net, or nullptr for the built-in nets (its default).
-    std::shared_ptr<const nnue::Network> fileNet;
-    std::string fileNetName;
+    // EvalFile's net and its name; no net for the built-in nets (its default).
+    nnue::Loaded fileNet;
 };
 
 } // namespace khun::protocol
