@@ -184,13 +184,29 @@ def parse_engine(tokens):
     return spec
 
 
+def epd_to_fen(line):
+    """An EPD line's position as a FEN: its four fields (the board with any holdings, side,
+    castling, en passant), then the hmvc and fmvn operations' counters. Makruk's EPD files
+    write no en passant square, some a placeholder number: it becomes '-'."""
+    tokens = line.split()
+    fields = tokens[:4] + ["-"] * (4 - len(tokens[:4]))
+    if fields[3][:1].isdigit():
+        fields[3] = "-"
+    ops = dict(op.split(None, 1) for op in " ".join(tokens[4:]).split(";") if len(op.split()) > 1)
+    return " ".join(fields + [ops.get("hmvc", "0").strip(), ops.get("fmvn", "1").strip()])
+
+
 def read_openings(path):
-    """FENs, one per line (EPD lines too: their first four fields and any holdings)."""
+    """FENs, one per line, or EPD lines (with a ';'); '#' starts a comment line."""
     fens = []
     with open(path, encoding="utf-8") as f:
         for line in f:
-            line = line.split(";")[0].strip()
-            if line and not line.startswith("#"):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if ";" in line:
+                fens.append(epd_to_fen(line))
+            else:
                 fields = line.split()
                 fens.append(" ".join(fields if len(fields) >= 6 else fields[:4] + ["0", "1"]))
     if not fens:

@@ -2,6 +2,7 @@
 
 #include "khun/eval/tb.h"
 #include "khun/rules/movegen.h"
+#include "khun/search/search_params.h"
 
 #include <algorithm>
 
@@ -114,6 +115,14 @@ void Engine::add_options() {
         [this](const EngineOption& o, const std::string& previous, OptionResult&) {
             if (o.value != previous) new_game();
         });
+    // The tuning build's search parameters (search_params.h), for tools/spsa.py: a match
+    // runner sets them before the games; a search in progress ends first.
+    for (const search::Tunable& t : search::tunables())
+        add(t.name, T::Spin, std::to_string(t.defaultValue), t.min, t.max, t.value, {},
+            [this](const EngineOption&, const std::string&, OptionResult&) {
+                finish();
+                search::tunables_changed();
+            });
 }
 
 std::shared_ptr<const nnue::Network> Engine::network() const {

@@ -17,16 +17,23 @@ namespace {
 constexpr int LmrMoves = 256;
 int Reductions[MAX_PLY][LmrMoves];
 
-struct ReductionInit {
-    ReductionInit() {
-        for (int d = 1; d < MAX_PLY; ++d)
-            for (int m = 1; m < LmrMoves; ++m)
-                Reductions[d][m] =
-                    int(LmrBase + std::log(double(d)) * std::log(double(m)) / LmrDivisor);
-    }
-} reductionInit;
+void init_reductions() {
+    const double base = LmrBase / 100.0, divisor = LmrDivisor / 100.0;
+    for (int d = 1; d < MAX_PLY; ++d)
+        for (int m = 1; m < LmrMoves; ++m)
+            Reductions[d][m] = int(base + std::log(double(d)) * std::log(double(m)) / divisor);
+}
+
+const bool reductionsReady = (init_reductions(), true);
 
 } // namespace
+
+std::vector<Tunable>& tunables() {
+    static std::vector<Tunable> all;
+    return all;
+}
+
+void tunables_changed() { init_reductions(); }
 
 // The exact value of a bare-king ending from the tables, under the running count;
 // VALUE_NONE when the tables do not answer (not covered, or not loaded yet).

@@ -5,18 +5,51 @@
 
 #include "khun/rules/types.h"
 
+#include <vector>
+
 namespace khun::search {
+
+// A search parameter an SPSA tuner may move (tools/spsa.py): its name, value, range and
+// the step it is perturbed by at the end of a run (OpenBench's c_end).
+struct Tunable {
+    const char* name;
+    int* value;
+    int defaultValue, min, max;
+    double step;
+};
+// Every tunable in the order declared; empty unless built with KHUN_TUNE.
+[[nodiscard]] std::vector<Tunable>& tunables();
+inline bool list_tunable(const Tunable& t) {
+    tunables().push_back(t);
+    return true;
+}
+// Recomputes what the search derives from the tunables (the reduction table); the tuning
+// build's options call it after a change.
+void tunables_changed();
+
+// KHUN_TUNABLE(name, value, min, max, step): a constant in the usual build; in the tuning
+// build (cmake -DKHUN_TUNE=ON) a variable that a UCI spin option of the same name sets, so
+// that a match runner can play two settings against each other. The search reads it the
+// same way in both.
+#ifdef KHUN_TUNE
+#define KHUN_TUNABLE(name, value, lo, hi, step)                                                    \
+    inline int name = value;                                                                       \
+    inline const bool name##Listed = list_tunable({#name, &name, value, lo, hi, step})
+#else
+#define KHUN_TUNABLE(name, value, lo, hi, step) constexpr int name = value
+#endif
 
 namespace params {
 
 // --- Late move reductions ------------------------------------------------------------
-// Reductions[d][m] = LmrBase + ln(d) * ln(m) / LmrDivisor: later moves at deeper nodes
-// are less likely to matter, and the log-log shape keeps shallow nodes nearly full depth.
-constexpr double LmrBase = 0.6;
-constexpr double LmrDivisor = 2.1;
+// Reductions[d][m] = (LmrBase + 100 * ln(d) * ln(m) / LmrDivisor) / 100, in plies: later
+// moves at deeper nodes are less likely to matter, and the log-log shape keeps shallow
+// nodes nearly full depth. (Hundredths, so that a tuner moves integers.)
+KHUN_TUNABLE(LmrBase, 60, 0, 150, 8);
+KHUN_TUNABLE(LmrDivisor, 210, 120, 350, 12);
 // Quiet moves reduce less (or more) by their history, up to this many plies either way,
 // one ply per LmrHistoryDivisor of combined butterfly and continuation history.
-constexpr int LmrHistoryDivisor = 6000;
+KHUN_TUNABLE(LmrHistoryDivisor, 6000, 2000, 16000, 600);
 constexpr int LmrHistoryMaxPlies = 2;
 
 // --- Aspiration windows --------------------------------------------------------------
@@ -25,7 +58,7 @@ constexpr int LmrHistoryMaxPlies = 2;
 constexpr int AspirationMinDepth = 4;
 // The first half-width; each failure widens it by half plus AspirationGrowth, and past
 // AspirationMaxDelta the window opens fully (a score that far off is not worth chasing).
-constexpr int AspirationDelta = 20;
+KHUN_TUNABLE(AspirationDelta, 20, 8, 60, 3);
 constexpr int AspirationGrowth = 5;
 constexpr int AspirationMaxDelta = 1000;
 
@@ -33,17 +66,17 @@ constexpr int AspirationMaxDelta = 1000;
 // A static evaluation this far above beta (per ply, less when improving) will not fall
 // below it in the plies left.
 constexpr int RfpMaxDepth = 8;
-constexpr int RfpMargin = 90;
-constexpr int RfpImprovingMargin = 30;
+KHUN_TUNABLE(RfpMargin, 90, 40, 200, 8);
+KHUN_TUNABLE(RfpImprovingMargin, 30, 0, 90, 6);
 
 // --- Null move pruning ---------------------------------------------------------------
 constexpr int NmpMinDepth = 3;
 // The static evaluation must be near beta as well (this much per ply below it at most).
-constexpr int NmpEvalMargin = 20;
+KHUN_TUNABLE(NmpEvalMargin, 20, 0, 60, 4);
 // R = NmpBase + depth / NmpDepthDivisor + min((eval - beta) / NmpEvalDivisor, NmpEvalMax).
 constexpr int NmpBase = 3;
 constexpr int NmpDepthDivisor = 3;
-constexpr int NmpEvalDivisor = 200;
+KHUN_TUNABLE(NmpEvalDivisor, 200, 100, 400, 15);
 constexpr int NmpEvalMax = 3;
 // From this depth a null-move cut is verified by a reduced search without the null move:
 // Makruk endings are full of zugzwang.
@@ -55,23 +88,23 @@ constexpr int IirMinDepth = 6;
 
 // --- Move loop pruning ---------------------------------------------------------------
 // Late move pruning: after LmpBase + depth^2 (halved when not improving) quiet moves.
-constexpr int LmpBase = 3;
+KHUN_TUNABLE(LmpBase, 3, 1, 8, 1);
 // Continuation-history pruning: a quiet move whose history is worse than this (per ply)
 // at a reduced depth below ContHistMaxDepth.
 constexpr int ContHistMaxDepth = 5;
-constexpr int ContHistMargin = -3000;
+KHUN_TUNABLE(ContHistMargin, -3000, -8000, -500, 300);
 // The LMR depth used by futility and SEE pruning grows by one ply per this much history.
-constexpr int PruneHistoryDivisor = 8000;
+KHUN_TUNABLE(PruneHistoryDivisor, 8000, 3000, 16000, 600);
 // Futility pruning of quiet moves: static eval + FutilityBase + FutilityMargin * lmrDepth
 // still below alpha, below FutilityMaxDepth.
 constexpr int FutilityMaxDepth = 8;
-constexpr int FutilityBase = 100;
-constexpr int FutilityMargin = 110;
+KHUN_TUNABLE(FutilityBase, 100, 30, 200, 8);
+KHUN_TUNABLE(FutilityMargin, 110, 50, 200, 8);
 // SEE pruning: a quiet move may lose QuietSeeMargin * lmrDepth^2, a capture or promotion
 // CaptureSeeMargin * depth below CaptureSeeMaxDepth.
-constexpr int QuietSeeMargin = -25;
+KHUN_TUNABLE(QuietSeeMargin, -25, -80, -5, 4);
 constexpr int CaptureSeeMaxDepth = 7;
-constexpr int CaptureSeeMargin = -120;
+KHUN_TUNABLE(CaptureSeeMargin, -120, -250, -40, 10);
 
 // --- Extensions ----------------------------------------------------------------------
 // Singular extension: from this depth, with a TT entry at most SingularTTDepthSlack
@@ -80,22 +113,22 @@ constexpr int CaptureSeeMargin = -120;
 constexpr int SingularMinDepth = 8;
 constexpr int SingularTTDepthSlack = 3;
 constexpr int SingularMargin = 2;
-constexpr int DoubleExtensionMargin = 20;
+KHUN_TUNABLE(DoubleExtensionMargin, 20, 5, 50, 3);
 // Checks that do not lose material are extended below this depth.
 constexpr int CheckExtensionMaxDepth = 12;
 
 // --- Quiescence ----------------------------------------------------------------------
 // A capture that cannot lift the standing pat this much above alpha is skipped.
-constexpr int QsFutilityMargin = 150;
+KHUN_TUNABLE(QsFutilityMargin, 150, 60, 300, 10);
 // Below this quiescence depth only recaptures on the last move's square (and
 // promotions, and evasions) are searched.
 constexpr int QsRecaptureDepth = -6;
 
 // --- History -------------------------------------------------------------------------
 // stat_bonus(d) = min(StatBonusQuad * d^2 + StatBonusLinear * d, StatBonusMax).
-constexpr int StatBonusQuad = 16;
-constexpr int StatBonusLinear = 32;
-constexpr int StatBonusMax = 1600;
+KHUN_TUNABLE(StatBonusQuad, 16, 4, 32, 2);
+KHUN_TUNABLE(StatBonusLinear, 32, 0, 96, 6);
+KHUN_TUNABLE(StatBonusMax, 1600, 800, 3000, 100);
 // Saturation limits of the history tables.
 constexpr int ContHistLimit = 16384;
 constexpr int CaptureHistLimit = 8192;
@@ -110,7 +143,7 @@ constexpr int CaptureHistDivisor = 8;
 // Correction history: the entry moves the evaluation by cv * |cv| / CorrectionScale; it
 // learns (best - static eval) * depth / CorrectionDepthDivisor, clamped to
 // CorrectionMaxBonus, saturating at CorrectionLimit.
-constexpr int CorrectionScale = 11175;
+KHUN_TUNABLE(CorrectionScale, 11175, 5000, 20000, 800);
 constexpr int CorrectionDepthDivisor = 8;
 constexpr int CorrectionMaxBonus = 256;
 constexpr int CorrectionLimit = 1024;
