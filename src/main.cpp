@@ -70,10 +70,10 @@ Usage:
   khun --help           this text
   khun --version        the version
 
-Evaluation: makruk and cambodian play with makruk's built-in net, asean with a net of its
-own (UCI option Use NNUE, default true; a play level, Skill Level below 20 or
-UCI_LimitStrength, keeps the hand-written evaluation). The other games use the
-hand-written evaluation, sittuyin with weights of its own.
+Evaluation: makruk and cambodian play with makruk's built-in net, asean and makpong each
+with a net of its own (UCI option Use NNUE, default true; a play level, Skill Level below
+20 or UCI_LimitStrength, keeps the hand-written evaluation). Karouk, ai-wok, sittuyin and
+makrukhouse use the hand-written evaluation, sittuyin with weights of its own.
 )";
 
 // The usage text, its list of games taken from the variant table (wrapped as the rest).

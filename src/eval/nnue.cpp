@@ -14,10 +14,10 @@
 #include <immintrin.h>
 #endif
 
-// The built-in nets' bytes: CMakeLists.txt names the files as KHUN_NET_FILE (makruk's)
-// and KHUN_NET_FILE_ASEAN (and rebuilds this file when one changes).
-#if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN)
-#error "KHUN_NET_FILE and KHUN_NET_FILE_ASEAN must name the net files to embed (CMakeLists.txt)"
+// The built-in nets' bytes: CMakeLists.txt names the files as KHUN_NET_FILE (makruk's),
+// KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG (and rebuilds this file when one changes).
+#if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN) || !defined(KHUN_NET_FILE_MAKPONG)
+#error "KHUN_NET_FILE, KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG must name the net files to embed (CMakeLists.txt)"
 #endif
 #define KHUN_INCBIN(symbol, file)                                                                  \
     asm(".section .rodata\n"                                                                       \
@@ -31,6 +31,7 @@
     extern "C" const unsigned char symbol##End[];
 KHUN_INCBIN(khunNetMakruk, KHUN_NET_FILE)
 KHUN_INCBIN(khunNetAsean, KHUN_NET_FILE_ASEAN)
+KHUN_INCBIN(khunNetMakpong, KHUN_NET_FILE_MAKPONG)
 
 namespace khun {
 namespace nnue {
@@ -195,8 +196,13 @@ const Embedded& built_in(GameNet which) {
     assert(which != GameNet::None);
     static const Embedded makruk(khunNetMakruk, khunNetMakrukEnd);
     static const Embedded asean(khunNetAsean, khunNetAseanEnd);
-    static_assert(std::size(BuiltInNets) == 2, "a new net needs its KHUN_INCBIN and case here");
-    return which == GameNet::Asean ? asean : makruk;
+    static const Embedded makpong(khunNetMakpong, khunNetMakpongEnd);
+    static_assert(std::size(BuiltInNets) == 3, "a new net needs its KHUN_INCBIN and case here");
+    switch (which) {
+    case GameNet::Asean: return asean;
+    case GameNet::Makpong: return makpong;
+    default: return makruk;
+    }
 }
 } // namespace
 

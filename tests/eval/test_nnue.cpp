@@ -192,7 +192,9 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
         CHECK(nnue::embedded_name(g).rfind("nn-", 0) == 0);
         CHECK(nnue::embedded_named(nnue::embedded_name(g)) == g);
     }
-    CHECK(nnue::embedded_name(GameNet::Makruk) != nnue::embedded_name(GameNet::Asean));
+    for (GameNet a : BuiltInNets)
+        for (GameNet b : BuiltInNets)
+            if (a != b) CHECK(nnue::embedded_name(a) != nnue::embedded_name(b));
     CHECK(nnue::embedded_named("nn-000000000000.nnue") == GameNet::None);
 }
 
@@ -279,6 +281,8 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
     CHECK(e.net_name() == nnue::net_name(bytes));
     REQUIRE(!e.set_option("UCI_Variant", "makpong").error);
+    CHECK(e.net_name() == nnue::net_name(bytes));
+    REQUIRE(!e.set_option("UCI_Variant", "karouk").error);
     CHECK(e.net() == nullptr);
     CHECK(!by_net(e));
     // <default> (or a built-in net's name) gives each game its built-in net back.

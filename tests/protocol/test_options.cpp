@@ -71,15 +71,15 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makruk).get());
     // A game no net was trained for searches with the hand-written evaluation and reads
     // its scores with that evaluation's WDL model.
-    for (const char* game : {"makpong", "karouk", "ai-wok", "sittuyin", "makrukhouse"}) {
+    for (const char* game : {"karouk", "ai-wok", "sittuyin", "makrukhouse"}) {
         INFO(game);
         REQUIRE(!e.set_option("UCI_Variant", game).error);
         CHECK(e.net() == nullptr);
         CHECK(e.net_name().empty());
         CHECK(e.wdl_model() == Model::Classical);
     }
-    // Cambodian is makruk with first-move leaps: the makruk net plays it. Asean has a net
-    // of its own.
+    // Cambodian is makruk with first-move leaps: the makruk net plays it. Asean and makpong
+    // have nets of their own.
     REQUIRE(!e.set_option("UCI_Variant", "cambodian").error);
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makruk).get());
     CHECK(e.wdl_model() == Model::Net);
@@ -87,6 +87,9 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Asean).get());
     CHECK(e.net_name() == khun::nnue::embedded_name(khun::GameNet::Asean));
     CHECK(e.wdl_model() == Model::Net);
+    REQUIRE(!e.set_option("UCI_Variant", "makpong").error);
+    CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makpong).get());
+    CHECK(e.net_name() == khun::nnue::embedded_name(khun::GameNet::Makpong));
     REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
     CHECK(e.wdl_model() == Model::Net);
     // A play level keeps the evaluation its UCI_Elo map was fitted with.
