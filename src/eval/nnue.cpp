@@ -17,7 +17,7 @@
 // The built-in nets' bytes: CMakeLists.txt names the files as KHUN_NET_FILE (makruk's),
 // KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG (and rebuilds this file when one changes).
 #if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN) || !defined(KHUN_NET_FILE_MAKPONG)
-#error "KHUN_NET_FILE, KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG must name the net files to embed (CMakeLists.txt)"
+#error "KHUN_NET_FILE, KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG must name the nets to embed"
 #endif
 #define KHUN_INCBIN(symbol, file)                                                                  \
     asm(".section .rodata\n"                                                                       \
