@@ -31,7 +31,8 @@ import math
 import sys
 from collections import defaultdict
 
-VALUES = {'p': 1, 'm': 2, 's': 3, 'n': 3, 'r': 5, 'a': 8}
+# Makruk's letters, and asean's chess letters for the same pieces (b the khon, q the met).
+VALUES = {'p': 1, 'm': 2, 's': 3, 'n': 3, 'r': 5, 'a': 8, 'b': 3, 'q': 2}
 ANCHOR = 64.0
 VCLAMP = 4000
 

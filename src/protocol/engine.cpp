@@ -131,6 +131,17 @@ std::shared_ptr<const nnue::Network> Engine::network() const {
     return fileNet.net ? fileNet.net : nnue::embedded(active.net);
 }
 
+eval::wdl::Model Engine::wdl_model() const {
+    using eval::wdl::Model;
+    if (!net()) return Model::Classical;
+    if (fileNet.net) return Model::Net;
+    switch (active.net) {
+    case GameNet::Asean: return Model::AseanNet;
+    case GameNet::Makpong: return Model::MakpongNet;
+    default: return Model::Net;
+    }
+}
+
 std::string Engine::net_name() const {
     if (!net()) return "";
     return fileNet.net ? fileNet.name : nnue::embedded_name(active.net);

@@ -278,6 +278,7 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     REQUIRE(!e.set_option("EvalFile", file).error);
     CHECK(e.net_name() == nnue::net_name(bytes));
     CHECK(trace(e) != asean);
+    CHECK(e.wdl_model() == eval::wdl::Model::Net); // a file's scores: makruk's net fit
     REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
     CHECK(e.net_name() == nnue::net_name(bytes));
     REQUIRE(!e.set_option("UCI_Variant", "makpong").error);
@@ -291,6 +292,7 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     REQUIRE(!e.set_position("", {"e3e4", "d6d5"}));
     CHECK(e.net_name() == nnue::embedded_name(GameNet::Asean));
     CHECK(trace(e) == asean);
+    CHECK(e.wdl_model() == eval::wdl::Model::AseanNet);
     std::remove(file.c_str());
 }
 

@@ -12,7 +12,7 @@ using testutil::makruk;
 namespace {
 
 // Each evaluation's fit must have the model's shape.
-constexpr eval::wdl::Model Models[] = {eval::wdl::Model::Classical, eval::wdl::Model::Net};
+using eval::wdl::Models;
 
 std::string show(const eval::wdl::WDL& r) {
     return std::to_string(r.win) + "/" + std::to_string(r.draw) + "/" + std::to_string(r.loss);

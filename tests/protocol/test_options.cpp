@@ -86,10 +86,11 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     REQUIRE(!e.set_option("UCI_Variant", "asean").error);
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Asean).get());
     CHECK(e.net_name() == khun::nnue::embedded_name(khun::GameNet::Asean));
-    CHECK(e.wdl_model() == Model::Net);
+    CHECK(e.wdl_model() == Model::AseanNet);
     REQUIRE(!e.set_option("UCI_Variant", "makpong").error);
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makpong).get());
     CHECK(e.net_name() == khun::nnue::embedded_name(khun::GameNet::Makpong));
+    CHECK(e.wdl_model() == Model::MakpongNet);
     REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
     CHECK(e.wdl_model() == Model::Net);
     // A play level keeps the evaluation its UCI_Elo map was fitted with.

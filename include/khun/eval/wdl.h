@@ -16,9 +16,11 @@ struct WDL {
 // Plies a running count leaves; NoCount when none runs.
 constexpr int NoCount = -1;
 
-// Whose scores the model reads: the hand-written evaluation's and the net's map to results
-// differently (docs/wdl.md), each with a fit of its own.
-enum class Model { Classical, Net };
+// Whose scores the model reads: the hand-written evaluation's and each built-in net's map
+// to results differently (docs/wdl.md), each with a fit of its own. Net is makruk's net
+// (and any net file's); AseanNet and MakpongNet are those games' own nets.
+enum class Model { Classical, Net, AseanNet, MakpongNet };
+constexpr Model Models[] = {Model::Classical, Model::Net, Model::AseanNet, Model::MakpongNet};
 
 // Material on the board, both sides together, in bia units: bia 1, met 2, khon 3, ma 3,
 // ruea 5, ai-wok 8 (kings 0). The makruk start position has 64. The model's a and b are

@@ -89,10 +89,9 @@ class Engine {
     [[nodiscard]] const nnue::Network* net() const { return network().get(); }
     // That net's name ("" for none).
     [[nodiscard]] std::string net_name() const;
-    // The WDL model for what searches score with: the net's in a game it serves.
-    [[nodiscard]] eval::wdl::Model wdl_model() const {
-        return net() ? eval::wdl::Model::Net : eval::wdl::Model::Classical;
-    }
+    // The WDL model for what searches score with: the fit of the net that scores them
+    // (makruk's for a net file), the hand-written evaluation's where no net plays.
+    [[nodiscard]] eval::wdl::Model wdl_model() const;
 
   private:
     void add_options();
