@@ -26,9 +26,8 @@ constexpr Cubics Fits[] = {
     {{-2270.1148, 5557.6001, -4434.3748, 1548.4558}, {83.5390, 169.1201, -238.3285, 230.0198}},
     // Net: 503,787 positions, 4,000 games of the built-in net nn-fda051d0ccfe.
     {{-1099.1311, 2935.0593, -2734.0065, 1183.3007}, {447.0549, -676.4093, 260.1851, 175.1869}},
-    // AseanNet: 475,229 positions, 4,000 asean games of asean's first-round net
-    // nn-d0a09bc849a7 (the built-in one was trained further from it).
-    {{-2533.6123, 5984.4845, -4583.8553, 1361.3188}, {387.4167, -295.1328, -68.8208, 242.7840}},
+    // AseanNet: 453,275 positions, 4,000 asean games of the built-in net nn-27561de1e03b.
+    {{-2352.8792, 5577.4313, -4359.6787, 1325.5634}, {187.7862, -23.4037, -213.5699, 260.5909}},
     // MakpongNet: 265,087 positions, 4,000 makpong games of the built-in net nn-28f78125a435.
     {{-1068.8689, 2474.5517, -1881.4941, 531.1507}, {-376.7727, 671.9682, -174.5826, 154.4515}},
 };
