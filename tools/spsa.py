@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+from engine_process import EngineError, EngineProcess
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join(HERE, "..", "include", "khun", "search", "search_params.h")
 TUNABLE = re.compile(r"^KHUN_TUNABLE\((\w+),\s*(-?\d+),\s*(-?\d+),\s*(-?\d+),\s*([0-9.]+)\);",
@@ -42,13 +44,14 @@ def read_tunables(path=HEADER):
 
 
 def engine_options(cmd):
-    """The spin options a UCI engine offers: name -> (min, max)."""
-    p = subprocess.run([cmd], input="uci\nquit\n", capture_output=True, text=True, timeout=60)
-    opts = {}
-    for m in re.finditer(r"^option name (.+?) type spin default -?\d+ min (-?\d+) max (-?\d+)$",
-                         p.stdout, re.M):
-        opts[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    return opts
+    """The names of the options a UCI engine offers."""
+    e = EngineProcess([cmd], cmd)
+    try:
+        e.send("uci")
+        lines = e.until(lambda l: l == "uciok", 60)
+    finally:
+        e.close()
+    return {m.group(1) for m in map(re.compile(r"option name (.+?) type ").match, lines) if m}
 
 
 class Schedule:
@@ -170,7 +173,7 @@ def main(argv=None):
             lines = [l.strip() for l in f if l.strip() and not l.startswith("#")]
         if not lines:
             raise ValueError("no positions in " + args.openings)
-    except (ValueError, OSError, subprocess.SubprocessError) as e:
+    except (ValueError, OSError, EngineError) as e:
         print("spsa: " + str(e), file=sys.stderr)
         return 2
 

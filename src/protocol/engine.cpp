@@ -118,9 +118,10 @@ void Engine::add_options() {
     // The tuning build's search parameters (search_params.h), for tools/spsa.py: a match
     // runner sets them before the games; a search in progress ends first.
     for (const search::Tunable& t : search::tunables())
-        add(t.name, T::Spin, std::to_string(t.defaultValue), t.min, t.max, t.value, {},
-            [this](const EngineOption&, const std::string&, OptionResult&) {
+        add(t.name, T::Spin, std::to_string(t.defaultValue), t.min, t.max, {}, {},
+            [this, value = t.value](const EngineOption& o, const std::string&, OptionResult&) {
                 finish();
+                *value = std::stoi(o.value);
                 search::tunables_changed();
             });
 }

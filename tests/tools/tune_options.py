@@ -2,30 +2,24 @@
 """The tuning build's options reach the search: a fixed-depth search counts other nodes
 once a reduction or a margin moves, and the same nodes again once it is set back (the
 reduction table is rebuilt both ways). Usage: tune_options.py KHUN"""
+import os
 import re
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from engine_process import EngineProcess  # noqa: E402
 
 
 def nodes(khun, settings):
     """The nodes of a depth-9 search from the start after each setting, in turn."""
-    p = subprocess.Popen([khun], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    e = EngineProcess([khun], "khun")
     counts = []
     for name, value in settings:
-        p.stdin.write("setoption name %s value %d\nucinewgame\nposition startpos\n"
-                      "go depth 9\n" % (name, value))
-        p.stdin.flush()
-        last = None
-        for line in p.stdout:
-            m = re.search(r" nodes (\d+)", line)
-            if m:
-                last = int(m.group(1))
-            if line.startswith("bestmove"):
-                break
-        counts.append(last)
-    p.stdin.write("quit\n")
-    p.stdin.close()
-    p.wait(timeout=30)
+        e.send("setoption name %s value %d\nucinewgame\nposition startpos\ngo depth 9"
+               % (name, value))
+        lines = e.until(lambda l: l.startswith("bestmove"), 60)
+        counts.append([int(n) for l in lines for n in re.findall(r" nodes (\d+)", l)][-1])
+    e.close()
     return counts
 
 
