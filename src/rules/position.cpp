@@ -228,6 +228,23 @@ void Position::update_counting(Piece captured, bool promotion) {
     }
 }
 
+Key Position::search_key_after(Move m) const {
+    Key k = st->key ^ zobrist::side;
+    if (m.is_drop() || m.kind() == SUT_MOVE)
+        return with_count(k, st->countLimit - st->countPly - 1);
+    const Square from = m.from(), to = m.to();
+    const Piece pc = board[from];
+    // Sittuyin's promotion in place (from == to) moves nothing and captures nothing.
+    if (from != to) {
+        k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
+        if (board[to]) k ^= zobrist::psq[board[to]][to];
+    }
+    if (m.is_promotion())
+        k ^= zobrist::psq[pc][to] ^
+             zobrist::psq[make_piece(sideToMove, promotion_type(m, *var))][to];
+    return with_count(k, st->countLimit - st->countPly - 1);
+}
+
 // The one make-move. `General` adds what only rights on the board (cambodian first
 // moves, sutras) and karouk's check counters need; plain makruk takes the General =
 // false instance, which compiles to the lean path without those branches.

@@ -298,6 +298,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             searcher.tm.elapsed() > VerboseAfterMs)
             searcher.listener.currmove(depth, m, moveCount + pvIdx);
 
+        prefetch_child(m);
         const bool capture = pos.is_capture(m);
         const bool quiet = !capture && !m.is_promotion();
         const bool givesCheck = pos.gives_check(m);
@@ -504,6 +505,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     int moveCount = 0;
     for (Move m; (m = mp.next());) {
         ++moveCount;
+        prefetch_child(m);
         if (!ss->inCheck && !m.is_promotion()) {
             // Futility: even winning the piece cannot lift us to alpha.
             if (futilityBase + see_value(type_of(pos.piece_on(m.to()))) <= alpha &&

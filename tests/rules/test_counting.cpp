@@ -303,3 +303,36 @@ TEST_CASE("counting: positions of counting-makruk.txt within reach of the search
     }
     CHECK(checked >= 15);
 }
+
+TEST_CASE("counting: the key prefetched before a move is the child's, count included",
+          "[counting]") {
+    // search_key_after is exact while a running count just takes its next ply; only a
+    // capture or a promotion may restart it.
+    int exact = 0;
+    for (auto& r : counting_records(true)) {
+        auto g = game(r[0]);
+        REQUIRE(g->pos.count_limit() > 0);
+        for (Move m : MoveList(g->pos)) {
+            StateInfo st;
+            const Key predicted = g->pos.search_key_after(m);
+            const bool restart = g->pos.is_capture(m) || m.is_promotion();
+            g->pos.do_move(m, st);
+            INFO(r[0] << " move " << to_uci(m, g->pos));
+            if (!restart) {
+                CHECK(predicted == g->pos.search_key());
+                ++exact;
+                for (Move reply : MoveList(g->pos)) {
+                    if (g->pos.is_capture(reply) || reply.is_promotion()) continue;
+                    StateInfo st2;
+                    const Key next = g->pos.search_key_after(reply);
+                    g->pos.do_move(reply, st2);
+                    CHECK(next == g->pos.search_key());
+                    g->pos.undo_move(reply);
+                    ++exact;
+                }
+            }
+            g->pos.undo_move(m);
+        }
+    }
+    CHECK(exact > 1000);
+}

@@ -462,6 +462,7 @@ TEST_CASE("variants: make/unmake keeps every invariant on random games", "[varia
     for (const std::string& name : Games) rules.push_back(game(name));
     rules.push_back(with_sutras(game("makruk"), true, true, true));
     for (const Variant& v : rules) {
+        int predictedMoves = 0;
         for (int n = 0; n < 12; ++n) {
             auto g = make("", v);
             for (int ply = 0; ply < 160; ++ply) {
@@ -473,12 +474,32 @@ TEST_CASE("variants: make/unmake keeps every invariant on random games", "[varia
                 const Key key = g->pos.key();
                 for (Move m : ml) {
                     const bool gc = g->pos.gives_check(m);
+                    const Key predicted = g->pos.search_key_after(m);
+                    const Position& p = g->pos;
+                    const int limit = p.count_limit(), cply = p.count_ply();
+                    const Bitboard rights = p.rights();
+                    // (Only karouk's states carry the check counters.)
+                    const auto checks = [&] {
+                        return v.firstCheckWins ? p.checks_left(WHITE) + 16 * p.checks_left(BLACK)
+                                                : 0;
+                    };
+                    const int checksBefore = checks();
+                    // A capture in makrukhouse puts a piece in the hand.
+                    const bool toHand = v.capturesToHand && p.is_capture(m);
                     StateInfo st;
                     g->pos.do_move(m, st);
                     std::string why;
                     INFO(v.name << " " << fen << " move " << to_uci(m, g->pos));
                     REQUIRE(g->pos.is_ok(&why));
                     CHECK(gc == g->pos.in_check());
+                    // The key the search prefetches is the child's, whenever the move
+                    // keeps the rights, the check counters and the count's course.
+                    if (!m.is_drop() && m.kind() != SUT_MOVE && !toHand && p.rights() == rights &&
+                        checks() == checksBefore && p.count_limit() == limit &&
+                        p.count_ply() == cply + (limit != 0)) {
+                        CHECK(predicted == p.search_key());
+                        ++predictedMoves;
+                    }
                     g->pos.undo_move(m);
                     REQUIRE(g->pos.key() == key);
                     REQUIRE(g->pos.fen() == fen);
@@ -496,5 +517,7 @@ TEST_CASE("variants: make/unmake keeps every invariant on random games", "[varia
                 REQUIRE(h->pos.key() == g->pos.key());
             }
         }
+        INFO(v.name);
+        CHECK(predictedMoves > 10000);
     }
 }

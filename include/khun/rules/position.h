@@ -139,10 +139,14 @@ class Position {
     // The key the search caches results under: with a count running, the plies it has
     // left decide the result, so they are part of what makes two positions the same.
     [[nodiscard]] Key search_key() const {
-        if (!st->countLimit) return st->key;
-        int left = st->countLimit - st->countPly;
-        return st->key ^ zobrist::countLeft[left < 0 ? 0 : left > 1023 ? 1023 : left];
+        return with_count(st->key, st->countLimit - st->countPly);
     }
+    // The search key do_move(m) will leave, known before the move is made so that the
+    // search can fetch the child's TT entry from memory while it makes the move. Exact
+    // unless the move changes a first-move right or a karouk check counter, starts or
+    // restarts a count, puts a captured piece in the hand, or is a drop or a sutra move:
+    // a wrong key costs a useless prefetch, never a wrong result.
+    [[nodiscard]] Key search_key_after(Move m) const;
     [[nodiscard]] Bitboard checkers() const { return st->checkers; }
     [[nodiscard]] bool in_check() const { return st->checkers != 0; }
     int rule50() const { return st->rule50; }
@@ -220,6 +224,11 @@ class Position {
     void update_counting(Piece captured, bool promotion);
     template <bool General>
     void do_move_impl(Move m, StateInfo& newSt);
+    // key with the plies a running count has `left` (none when no count runs).
+    [[nodiscard]] Key with_count(Key key, int left) const {
+        if (!st->countLimit) return key;
+        return key ^ zobrist::countLeft[left < 0 ? 0 : left > 1023 ? 1023 : left];
+    }
     void do_move_general(Move m, StateInfo& newSt);
     // is_ok() less the legality test: what do_move/undo_move assert in debug builds, as
     // test oracles also make pseudo-legal moves to find out whether they are legal.
