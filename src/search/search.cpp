@@ -278,6 +278,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
                              : Move::none();
     const PieceToHistory* contHist[2] = {(ss - 1)->contHist, (ss - 2)->contHist};
     MovePicker mp(pos, ttMove, history, ss->killers, counter, contHist);
+    prefetch_children(mp);
 
     Value bestValue = -VALUE_INFINITE;
     Move bestMove = Move::none();
@@ -298,7 +299,6 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
             searcher.tm.elapsed() > VerboseAfterMs)
             searcher.listener.currmove(depth, m, moveCount + pvIdx);
 
-        prefetch_child(m);
         const bool capture = pos.is_capture(m);
         const bool quiet = !capture && !m.is_promotion();
         const bool givesCheck = pos.gives_check(m);
@@ -501,11 +501,11 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
     }
 
     MovePicker mp(pos, ttHit ? tte.move : Move::none(), history);
+    prefetch_children(mp);
     Move bestMove = Move::none();
     int moveCount = 0;
     for (Move m; (m = mp.next());) {
         ++moveCount;
-        prefetch_child(m);
         if (!ss->inCheck && !m.is_promotion()) {
             // Futility: even winning the piece cannot lift us to alpha.
             if (futilityBase + see_value(type_of(pos.piece_on(m.to()))) <= alpha &&

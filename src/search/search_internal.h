@@ -107,11 +107,14 @@ class Worker {
     [[nodiscard]] Value enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEntry& e);
     void check_time();
     [[nodiscard]] bool main() const { return id == 0; }
-    // Starts fetching the TT entry of the position after m as soon as the move loop has
-    // picked it: the child's probe waits on memory, a DRAM miss that was over a quarter of
-    // bench's time when the fetch began only after do_move; the pruning checks between
-    // the pick and the probe now hide much of that wait.
-    void prefetch_child(Move m) const { searcher.tt.prefetch(pos.search_key_after(m)); }
+    // Starts fetching the TT entry of every child as soon as the node has its moves: a
+    // child's probe waits on memory, a DRAM miss that was over a quarter of bench's time
+    // when each fetch began only after do_move. Fetched this early, the wait hides behind
+    // the work on the moves before it; the fetches for moves that are pruned or never
+    // reached cost less than the waits they save (TUNING.md, "Eighth round").
+    void prefetch_children(const MovePicker& mp) const {
+        mp.for_each_left([this](Move m) { searcher.tt.prefetch(pos.search_key_after(m)); });
+    }
     // Plays m in the search and counts the node (only this thread writes its count: a
     // plain store, not a locked add).
     void make_move(Move m, StateInfo& st) {

@@ -72,6 +72,11 @@ class MovePicker {
     // Late move pruning has begun: drop the quiet moves not yet returned, all but the
     // checks, so that next() no longer scans them.
     void skip_quiets(const Position& pos);
+    // Calls f on each move next() has not returned yet, in no particular order.
+    template <class F>
+    void for_each_left(F&& f) const {
+        for (const Move* m = cur; m < end; ++m) f(*m);
+    }
 
   private:
     void score(const Position& pos, Move ttMove, const History& hist, const Move* killers,
