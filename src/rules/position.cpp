@@ -230,18 +230,19 @@ void Position::update_counting(Piece captured, bool promotion) {
 
 Key Position::search_key_after(Move m) const {
     Key k = st->key ^ zobrist::side;
-    if (m.is_drop() || m.kind() == SUT_MOVE)
-        return with_count(k, st->countLimit - st->countPly - 1);
-    const Square from = m.from(), to = m.to();
-    const Piece pc = board[from];
-    // Sittuyin's promotion in place (from == to) moves nothing and captures nothing.
-    if (from != to) {
-        k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
-        if (board[to]) k ^= zobrist::psq[board[to]][to];
+    // A drop or a sutra move keeps only the side and the count: an estimate.
+    if (!m.is_drop() && m.kind() != SUT_MOVE) {
+        const Square from = m.from(), to = m.to();
+        const Piece pc = board[from];
+        // Sittuyin's promotion in place (from == to) moves nothing and captures nothing.
+        if (from != to) {
+            k ^= zobrist::psq[pc][from] ^ zobrist::psq[pc][to];
+            if (board[to]) k ^= zobrist::psq[board[to]][to];
+        }
+        if (m.is_promotion())
+            k ^= zobrist::psq[pc][to] ^
+                 zobrist::psq[make_piece(sideToMove, promotion_type(m, *var))][to];
     }
-    if (m.is_promotion())
-        k ^= zobrist::psq[pc][to] ^
-             zobrist::psq[make_piece(sideToMove, promotion_type(m, *var))][to];
     return with_count(k, st->countLimit - st->countPly - 1);
 }
 
