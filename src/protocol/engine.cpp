@@ -180,7 +180,10 @@ void Engine::warm_tablebases() {
 
 // The blocking searches (bench, the tools): a table that arrived part-way through a search
 // would change its result with the machine's speed, so they wait for the tables first.
+// A loader the last `go` started may still run (on a busy machine it has often not even
+// begun): warm_tablebases would see it and start none for this position, so it ends first.
 void Engine::load_tablebases() {
+    if (tbLoader.joinable()) tbLoader.join();
     warm_tablebases();
     if (tbLoader.joinable()) tbLoader.join();
 }
