@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Time use and depth by stage of the game, per engine, from Cute Chess PGNs.
+
+Cute Chess writes each move's score, depth and time as a comment ({+0.19/17 0.43s}).
+This sums them by ranges of move numbers for every engine in the files, to see where
+each engine spends its clock and how deep it gets there (TUNING.md, "Ninth round"):
+
+    python3 tools/pgnstats.py games.pgn [more.pgn ...] [--bucket 20]
+
+For each engine and range: the moves counted, the median depth, the mean time a move;
+then the median of the whole game's thinking time. Moves without a depth and time
+comment (book moves, a forfeit) are skipped. Standard library only.
+"""
+
+import argparse
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+# A movetext token: a comment, a move number ("12." or "12..."), a result, or a move.
+TOKEN = re.compile(r"\{([^}]*)\}|(\d+\.+)|(1-0|0-1|1/2-1/2|\*)|(\S+)")
+# score/depth time: the score may be a mate (M5, -M3) or signed decimal; time in s or ms.
+STATS = re.compile(r"^\s*(?:[+-]?M?\d+(?:\.\d+)?)/(\d+) (\d+(?:\.\d+)?)(ms|s)\b")
+
+
+def games(text):
+    """Yields (tags, movetext) for each game in a PGN file's text."""
+    tags, body = {}, []
+    for line in text.splitlines():
+        m = re.match(r'^\[(\w+) "(.*)"\]\s*$', line)
+        if m:
+            if body:
+                yield tags, "\n".join(body)
+                tags, body = {}, []
+            tags[m.group(1)] = m.group(2)
+        elif line.strip():
+            body.append(line)
+    if body:
+        yield tags, "\n".join(body)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("pgn", nargs="+")
+    ap.add_argument("--bucket", type=int, default=20, help="moves a range (default 20)")
+    args = ap.parse_args(argv)
+    if args.bucket < 1:
+        ap.error("--bucket must be at least 1")
+
+    depth = defaultdict(lambda: defaultdict(list))
+    time = defaultdict(lambda: defaultdict(list))
+    total = defaultdict(list)
+    for path in args.pgn:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            print(f"error: {path}: {e.strerror}", file=sys.stderr)
+            return 1
+        for tags, body in games(text):
+            names = (tags.get("White", "?"), tags.get("Black", "?"))
+            thought = {names[0]: 0.0, names[1]: 0.0}
+            counted = set()
+            # The movetext's own numbers say whose move and which (a game from a FEN starts
+            # where the FEN does); a comment belongs to the move before it. Other comments
+            # (the result's reason) match no statistics.
+            number, black, last = 1, False, None
+            for comment, numbered, _result, move in TOKEN.findall(body):
+                if numbered:
+                    number, black = int(numbered.rstrip(".")), numbered.endswith("...")
+                elif move:
+                    last = (number, black)
+                    number, black = number + black, not black
+                elif last and (m := STATS.match(comment)):
+                    move_number, by_black = last
+                    last = None
+                    engine = names[by_black]
+                    seconds = float(m.group(2)) / (1000 if m.group(3) == "ms" else 1)
+                    bucket = (move_number - 1) // args.bucket
+                    depth[engine][bucket].append(int(m.group(1)))
+                    time[engine][bucket].append(seconds)
+                    thought[engine] += seconds
+                    counted.add(engine)
+            for engine, seconds in thought.items():
+                if engine in counted:
+                    total[engine].append(seconds)
+
+    for engine in sorted(depth):
+        print(engine)
+        for b in sorted(depth[engine]):
+            lo, hi = b * args.bucket + 1, (b + 1) * args.bucket
+            d, t = depth[engine][b], time[engine][b]
+            print(f"  moves {lo:3d}-{hi:3d}: {len(d):5d} moves, median depth "
+                  f"{statistics.median(d):4.1f}, mean time {statistics.mean(t):.3f} s")
+        print(f"  thinking time a game: median {statistics.median(total[engine]):.2f} s "
+              f"over {len(total[engine])} games")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
