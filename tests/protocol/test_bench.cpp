@@ -24,13 +24,11 @@ TEST_CASE("bench: every position is a legal makruk position and is searched", "[
     }
 }
 
-// Bench, datagen and analyse load the tables a position needs before searching it. A
-// loader started by the previous `go` may still be at work then (on a busy machine it
-// often has not even begun); it used to make the next position start none of its own,
-// so that position was searched with its table arriving part-way, and bench's node count
-// changed with the machine's load (5,253,241 or 5,259,098). Here the earlier loader
-// generates KRRK (from an empty, memory-only cache, so it takes a while) while the next
-// search needs KRSK, which takes as long.
+// Bench, datagen and analyse load the tables a position needs before searching it, so
+// that their node counts do not change with the machine's load. A loader started by the
+// previous `go` may still be at work then: the next position's tables must be loaded all
+// the same. Here the earlier loader builds KRRK (from an empty, memory-only cache, so it
+// takes a while) while the next search needs KRSK, which takes as long.
 TEST_CASE("bench: a table loader still running does not keep the next position's tables out",
           "[bench][tb]") {
     const std::string savedCache = eval::tb::cache_dir();
