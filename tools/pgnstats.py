@@ -60,8 +60,7 @@ def main(argv=None):
             return 1
         for tags, body in games(text):
             names = (tags.get("White", "?"), tags.get("Black", "?"))
-            thought = {names[0]: 0.0, names[1]: 0.0}
-            counted = set()
+            thought = defaultdict(float)  # only engines with a counted move in this game
             # The movetext's own numbers say whose move and which (a game from a FEN starts
             # where the FEN does); a comment belongs to the move before it. Other comments
             # (the result's reason) match no statistics.
@@ -81,10 +80,8 @@ def main(argv=None):
                     depth[engine][bucket].append(int(m.group(1)))
                     time[engine][bucket].append(seconds)
                     thought[engine] += seconds
-                    counted.add(engine)
             for engine, seconds in thought.items():
-                if engine in counted:
-                    total[engine].append(seconds)
+                total[engine].append(seconds)
 
     for engine in sorted(depth):
         print(engine)
