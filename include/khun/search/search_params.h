@@ -74,7 +74,7 @@ constexpr int NmpMinDepth = 3;
 // The static evaluation must be near beta as well (this much per ply below it at most).
 KHUN_TUNABLE(NmpEvalMargin, 20, 0, 60, 4);
 // R = NmpBase + depth / NmpDepthDivisor + min((eval - beta) / NmpEvalDivisor, NmpEvalMax).
-constexpr int NmpBase = 3;
+KHUN_TUNABLE(NmpBase, 3, 1, 6, 1);
 constexpr int NmpDepthDivisor = 3;
 KHUN_TUNABLE(NmpEvalDivisor, 200, 100, 400, 15);
 constexpr int NmpEvalMax = 3;
