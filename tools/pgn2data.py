@@ -21,6 +21,8 @@ import struct
 import subprocess
 import sys
 
+from cutechess_pgn import games, score
+
 START = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
 KINDS = {"p": 1, "n": 2, "s": 3, "m": 4, "r": 5, "k": 7}  # makruk's letters, PieceType order
 
@@ -102,14 +104,6 @@ def san_to_uci(san, cur, legal):
     return cands[0] if len(cands) == 1 else None
 
 
-def score_of(comment):
-    """Centipawns from the mover's side, or None for mates and missing scores."""
-    m = re.match(r"([+-]?)(M?)([\d.]+)/", comment)
-    if not m or m.group(2):
-        return None
-    return float(m.group(3)) * 100 * (-1 if m.group(1) == "-" else 1)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--khun", default="./build/khun")
@@ -123,15 +117,12 @@ def main():
     n = 0
     with open(a.out, "ab") as out:
         for f in a.pgn:
-            for g in open(f).read().split("[Event ")[1:]:
-                def tag(name):
-                    m = re.search(r'\[%s "([^"]*)"' % name, g)
-                    return m.group(1) if m else None
+            for tags, body in games(open(f).read()):
+                tag = tags.get
                 result = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(tag("Result"))
                 if result is None:
                     continue
                 fen = tag("FEN") or START
-                body = re.sub(r"^\[.*$", "", g, flags=re.M)
                 pairs = re.findall(r"(?:\d+\.+\s*)?([A-Za-z][^\s{]*)\s*\{([^}]*)\}", body)
                 sans = [p[0] for p in pairs]
                 notes = [p[1] for p in pairs]
@@ -145,9 +136,9 @@ def main():
                     if quiet:
                         sc = None
                         if mover not in ignore:
-                            sc = score_of(notes[i])
+                            sc = score(notes[i])
                         elif other not in ignore:
-                            sc = score_of(notes[i - 1])
+                            sc = score(notes[i - 1])
                             sc = None if sc is None else -sc
                         key = " ".join(cur.split()[:2])
                         if sc is not None and abs(sc) < 1000 and key not in seen:

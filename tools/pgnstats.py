@@ -18,26 +18,10 @@ import statistics
 import sys
 from collections import defaultdict
 
+from cutechess_pgn import games, stats
+
 # A movetext token: a comment, a move number ("12." or "12..."), a result, or a move.
 TOKEN = re.compile(r"\{([^}]*)\}|(\d+\.+)|(1-0|0-1|1/2-1/2|\*)|(\S+)")
-# score/depth time: the score may be a mate (M5, -M3) or signed decimal; time in s or ms.
-STATS = re.compile(r"^\s*(?:[+-]?M?\d+(?:\.\d+)?)/(\d+) (\d+(?:\.\d+)?)(ms|s)\b")
-
-
-def games(text):
-    """Yields (tags, movetext) for each game in a PGN file's text."""
-    tags, body = {}, []
-    for line in text.splitlines():
-        m = re.match(r'^\[(\w+) "(.*)"\]\s*$', line)
-        if m:
-            if body:
-                yield tags, "\n".join(body)
-                tags, body = {}, []
-            tags[m.group(1)] = m.group(2)
-        elif line.strip():
-            body.append(line)
-    if body:
-        yield tags, "\n".join(body)
 
 
 def main(argv=None):
@@ -71,13 +55,13 @@ def main(argv=None):
                 elif move:
                     last = (number, black)
                     number, black = number + black, not black
-                elif last and (m := STATS.match(comment)):
+                elif last and (st := stats(comment)) and st[2] is not None:
                     move_number, by_black = last
                     last = None
                     engine = names[by_black]
-                    seconds = float(m.group(2)) / (1000 if m.group(3) == "ms" else 1)
+                    _cp, d, seconds = st
                     bucket = (move_number - 1) // args.bucket
-                    depth[engine][bucket].append(int(m.group(1)))
+                    depth[engine][bucket].append(d)
                     time[engine][bucket].append(seconds)
                     thought[engine] += seconds
             for engine, seconds in thought.items():
