@@ -461,6 +461,9 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         const int bonus = std::clamp((bestValue - ss->staticEval) * depth / CorrectionDepthDivisor,
                                      -CorrectionMaxBonus, CorrectionMaxBonus);
         history_update<CorrectionLimit>(history.correction[us][pawn_index(pos)], bonus);
+        for (Color c : {WHITE, BLACK})
+            history_update<CorrectionLimit>(
+                history.nonPawnCorrection[us][c][non_pawn_index(pos, c)], bonus);
     }
 
     if (!ss->excluded && !(rootNode && pvIdx))

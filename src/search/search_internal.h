@@ -46,7 +46,16 @@ inline void update_pv(Move* pv, Move m, const Move* childPv) {
 }
 
 [[nodiscard]] inline int pawn_index(const Position& pos) {
-    return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >> (64 - 14));
+    return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >>
+               (64 - CorrectionBits));
+}
+
+// A hash of one side's pieces other than pawns, for the non-pawn correction history.
+[[nodiscard]] inline int non_pawn_index(const Position& pos, Color c) {
+    uint64_t h = 0;
+    for (PieceType t = KNIGHT; t <= KING; t = PieceType(t + 1))
+        h = (h ^ pos.pieces(c, t)) * 0x9E3779B97F4A7C15ull;
+    return int(h >> (64 - CorrectionBits));
 }
 
 [[nodiscard]] inline int stat_bonus(int depth) {
@@ -132,9 +141,12 @@ class Worker {
     // pawnless position would share one entry.
     [[nodiscard]] Value corrected(Value v, Color us) const {
         if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
-        const int cv = history.correction[us][pawn_index(pos)];
-        return std::clamp(v + cv * std::abs(cv) / CorrectionScale, VALUE_MATED_IN_MAX_PLY + 1,
-                          VALUE_MATE_IN_MAX_PLY - 1);
+        const int cp = history.correction[us][pawn_index(pos)];
+        const int cw = history.nonPawnCorrection[us][WHITE][non_pawn_index(pos, WHITE)];
+        const int cb = history.nonPawnCorrection[us][BLACK][non_pawn_index(pos, BLACK)];
+        return std::clamp(v + cp * std::abs(cp) / CorrectionScale +
+                              (cw * std::abs(cw) + cb * std::abs(cb)) / NonPawnCorrectionScale,
+                          VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
     }
 
     StateInfo states[MAX_PLY + 10];

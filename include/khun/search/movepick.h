@@ -43,10 +43,14 @@ struct History {
     // Indexed by the earlier move's piece and target square.
     PieceToHistory continuation[PIECE_NB][SQUARE_NB];
     // How far the static evaluation missed the search result, by pawn structure.
-    int16_t correction[COLOR_NB][1 << 14];
+    int16_t correction[COLOR_NB][1 << search::params::CorrectionBits];
+    // The same by each side's pieces other than pawns: how the pieces stand, which the
+    // pawn structure says nothing of.
+    int16_t nonPawnCorrection[COLOR_NB][COLOR_NB][1 << search::params::CorrectionBits];
 
     void clear() {
         std::memset(correction, 0, sizeof correction);
+        std::memset(nonPawnCorrection, 0, sizeof nonPawnCorrection);
         std::memset(butterfly, 0, sizeof butterfly);
         std::memset(capture, 0, sizeof capture);
         std::memset(continuation, 0, sizeof continuation);

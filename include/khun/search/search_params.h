@@ -142,8 +142,12 @@ constexpr int PromotionBonus = 1500;
 constexpr int CaptureHistDivisor = 8;
 // Correction history: the entry moves the evaluation by cv * |cv| / CorrectionScale; it
 // learns (best - static eval) * depth / CorrectionDepthDivisor, clamped to
-// CorrectionMaxBonus, saturating at CorrectionLimit.
+// CorrectionMaxBonus, saturating at CorrectionLimit. Its tables have 2^CorrectionBits
+// entries, by pawn structure and by each side's other pieces; an entry of the latter two
+// moves the evaluation by cv * |cv| / NonPawnCorrectionScale.
+constexpr int CorrectionBits = 14;
 KHUN_TUNABLE(CorrectionScale, 11175, 5000, 20000, 800);
+KHUN_TUNABLE(NonPawnCorrectionScale, 22350, 8000, 60000, 1600);
 constexpr int CorrectionDepthDivisor = 8;
 constexpr int CorrectionMaxBonus = 256;
 constexpr int CorrectionLimit = 1024;
