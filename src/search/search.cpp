@@ -227,11 +227,13 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
 
     // Static evaluation.
     Value eval, rawEval = VALUE_NONE;
+    CorrectionIndex cix{}; // only out of check, where the node is corrected and teaches
     if (ss->inCheck) {
         ss->staticEval = eval = VALUE_NONE;
     } else {
         rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos, net);
-        ss->staticEval = eval = corrected(rawEval, us);
+        cix = correction_index(pos);
+        ss->staticEval = eval = corrected(rawEval, us, cix);
         if (ttHit && ttValue != VALUE_NONE &&
             (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = ttValue;
@@ -460,10 +462,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
         !(!bestMove && bestValue >= ss->staticEval) && !is_mate_score(bestValue)) {
         const int bonus = std::clamp((bestValue - ss->staticEval) * depth / CorrectionDepthDivisor,
                                      -CorrectionMaxBonus, CorrectionMaxBonus);
-        history_update<CorrectionLimit>(history.correction[us][pawn_index(pos)], bonus);
-        for (Color c : {WHITE, BLACK})
-            history_update<CorrectionLimit>(
-                history.nonPawnCorrection[us][c][non_pawn_index(pos, c)], bonus);
+        learn_correction(us, cix, bonus);
     }
 
     if (!ss->excluded && !(rootNode && pvIdx))
@@ -497,7 +496,7 @@ Value Worker::qsearch(Stack* ss, Value alpha, Value beta, int depth) {
         ss->staticEval = VALUE_NONE;
     } else {
         rawEval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval::evaluate(pos, net);
-        ss->staticEval = bestValue = corrected(rawEval, pos.side_to_move());
+        ss->staticEval = bestValue = corrected(rawEval, pos.side_to_move(), correction_index(pos));
         if (bestValue >= beta) return bestValue;
         if (bestValue > alpha) alpha = bestValue;
         futilityBase = bestValue + QsFutilityMargin;

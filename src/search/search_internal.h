@@ -45,17 +45,24 @@ inline void update_pv(Move* pv, Move m, const Move* childPv) {
     *pv = Move::none();
 }
 
-[[nodiscard]] inline int pawn_index(const Position& pos) {
-    return int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >>
-               (64 - CorrectionBits));
-}
+// A position's entries in the correction tables: by both sides' pawns, and by each side's
+// other pieces. Made once per node, for the correction and for what the node then teaches.
+struct CorrectionIndex {
+    int pawn;
+    int nonPawn[COLOR_NB];
+};
 
-// A hash of one side's pieces other than pawns, for the non-pawn correction history.
-[[nodiscard]] inline int non_pawn_index(const Position& pos, Color c) {
-    uint64_t h = 0;
-    for (PieceType t = KNIGHT; t <= KING; t = PieceType(t + 1))
-        h = (h ^ pos.pieces(c, t)) * 0x9E3779B97F4A7C15ull;
-    return int(h >> (64 - CorrectionBits));
+[[nodiscard]] inline CorrectionIndex correction_index(const Position& pos) {
+    CorrectionIndex ix;
+    ix.pawn = int(pawn_structure_hash(pos.pieces(WHITE, PAWN), pos.pieces(BLACK, PAWN)) >>
+                  (64 - CorrectionBits));
+    for (Color c : {WHITE, BLACK}) {
+        uint64_t h = 0;
+        for (PieceType t = KNIGHT; t <= KING; t = PieceType(t + 1))
+            h = (h ^ pos.pieces(c, t)) * 0x9E3779B97F4A7C15ull;
+        ix.nonPawn[c] = int(h >> (64 - CorrectionBits));
+    }
+    return ix;
 }
 
 [[nodiscard]] inline int stat_bonus(int depth) {
@@ -139,14 +146,20 @@ class Worker {
     // The static evaluation moved by what the correction history learned. Not without
     // pawns: there the hand-made mop-up and count scaling are the evaluation, and every
     // pawnless position would share one entry.
-    [[nodiscard]] Value corrected(Value v, Color us) const {
+    [[nodiscard]] Value corrected(Value v, Color us, const CorrectionIndex& ix) const {
         if (is_mate_score(v) || !pos.pieces(PAWN)) return v;
-        const int cp = history.correction[us][pawn_index(pos)];
-        const int cw = history.nonPawnCorrection[us][WHITE][non_pawn_index(pos, WHITE)];
-        const int cb = history.nonPawnCorrection[us][BLACK][non_pawn_index(pos, BLACK)];
+        const int cp = history.correction[us][ix.pawn];
+        const int cw = history.nonPawnCorrection[us][WHITE][ix.nonPawn[WHITE]];
+        const int cb = history.nonPawnCorrection[us][BLACK][ix.nonPawn[BLACK]];
         return std::clamp(v + cp * std::abs(cp) / CorrectionScale +
                               (cw * std::abs(cw) + cb * std::abs(cb)) / NonPawnCorrectionScale,
                           VALUE_MATED_IN_MAX_PLY + 1, VALUE_MATE_IN_MAX_PLY - 1);
+    }
+    // Every correction table learns the same miss.
+    void learn_correction(Color us, const CorrectionIndex& ix, int bonus) {
+        history_update<CorrectionLimit>(history.correction[us][ix.pawn], bonus);
+        for (Color c : {WHITE, BLACK})
+            history_update<CorrectionLimit>(history.nonPawnCorrection[us][c][ix.nonPawn[c]], bonus);
     }
 
     StateInfo states[MAX_PLY + 10];
