@@ -86,14 +86,15 @@ struct Gradient {
     double loss = 0;
 };
 
-// The batch's positions [begin, end): adds d(loss)/d(weight) * scale to `grad`.
+// The batch's positions [begin, end): adds d(loss)/d(weight) * scale to `grad`. Position
+// begin[k] is turned over left to right where `mirror` is given and mirror[k] is set.
 void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosition* end,
-              float lambda, float scale, Gradient& grad) {
+              const uint8_t* mirror, float lambda, float scale, Gradient& grad) {
     alignas(64) float accUs[H], accThem[H], aUs[H], aThem[H], dUs[H], dThem[H];
     int fw[MaxPieces], fb[MaxPieces];
     float* gBias = grad.g.ftBias.data();
     for (const PackedPosition* p = begin; p != end; ++p) {
-        const int n = features(*p, fw, fb);
+        const int n = features(*p, fw, fb, mirror && mirror[p - begin]);
         const bool white = p->side_to_move() == WHITE;
         const int* us = white ? fw : fb;
         const int* them = white ? fb : fw;
@@ -340,10 +341,11 @@ void FloatNet::clip() {
 
 // --- Records ---------------------------------------------------------------------------
 
-int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]) {
+int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces], bool mirror) {
     int n = 0;
     p.for_each_piece([&](Piece pc, Square s) {
         assert(n < MaxPieces);
+        if (mirror) s = Square(int(s) ^ 7); // the file turned over, the rank kept
         white[n] = nnue::feature_index(WHITE, pc, s);
         black[n] = nnue::feature_index(BLACK, pc, s);
         ++n;
@@ -474,8 +476,15 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
     double trainSeconds = 0;
     int step = 0;
     float lr = opt.lr;
+    // Which records this epoch trains turned over (opt.mirror): half of them, drawn anew
+    // each epoch, so every record is seen both ways over a run.
+    std::vector<uint8_t> mirror(opt.mirror ? N : 0);
     for (int epoch = 1; epoch <= opt.epochs; ++epoch) {
         shuffle(train, rng);
+        for (size_t i = 0; i < mirror.size(); i += 64) {
+            const uint64_t bits = rng.next();
+            for (size_t j = i; j < std::min(i + 64, N); ++j) mirror[j] = (bits >> (j - i)) & 1;
+        }
         const auto start = std::chrono::steady_clock::now();
         double epochLoss = 0;
         for (size_t first = 0; first < N; first += B) {
@@ -485,8 +494,10 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
             ++step;
             const PackedPosition* batch = train.data() + first;
             pool.for_each([&](size_t t) {
-                backprop(net, batch + slice_begin(size, t, T), batch + slice_begin(size, t + 1, T),
-                         opt.lambda, 1.0f / float(size), grads[t]);
+                const size_t from = slice_begin(size, t, T);
+                backprop(net, batch + from, batch + slice_begin(size, t + 1, T),
+                         opt.mirror ? mirror.data() + first + from : nullptr, opt.lambda,
+                         1.0f / float(size), grads[t]);
             });
             // Sum the slices' gradients into the first buffer, thread by thread in order.
             Gradient& g = grads[0];
@@ -592,6 +603,8 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         ->check(CLI::Range(uint64_t(0), uint64_t(9e15)))
         ->capture_default_str();
     app.add_option("--init", initFile, "a net file to start from instead of random weights");
+    app.add_flag("--mirror", opt.mirror,
+                 "train half the records of each epoch turned over left to right (a <-> h)");
     if (auto exit = parse_args(app, args, std::cout, log)) return *exit;
 
     std::vector<PackedPosition> data;
@@ -624,7 +637,7 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
     log << "train: " << opt.epochs << " epochs, batch " << opt.batch << ", lr " << opt.lr
         << " (cosine to lr/100), lambda " << opt.lambda << ", decay " << opt.decay << ", "
         << opt.threads << (opt.threads == 1 ? " thread" : " threads") << ", seed " << opt.seed
-        << "\n";
+        << (opt.mirror ? ", mirrored half the time" : "") << "\n";
     // The output layer's rounding is fitted on training records (the validation set
     // stays unseen to judge it), evenly spaced over all of them: the files' first records
     // would be one file's games and their opening phase.

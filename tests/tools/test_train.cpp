@@ -7,6 +7,7 @@
 #include "khun/tools/packed.h"
 #include "khun/tools/train.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -275,6 +276,107 @@ TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
                                  dir.file("a.nnue"), "--out", dir.file("c.nnue")},
                                 log) == 0);
     }
+}
+
+// The FEN of `fen`'s position turned over left to right (every rank read backwards).
+std::string mirrored_fen(const std::string& fen) {
+    const size_t space = fen.find(' ');
+    std::string board, rank;
+    const auto flush = [&] {
+        std::string out;
+        int empty = 0;
+        for (auto it = rank.rbegin(); it != rank.rend(); ++it) {
+            if (*it == '.') {
+                ++empty;
+                continue;
+            }
+            if (empty) out += char('0' + empty), empty = 0;
+            out += *it;
+        }
+        if (empty) out += char('0' + empty);
+        board += out;
+        rank.clear();
+    };
+    for (char c : fen.substr(0, space)) {
+        if (c == '/') {
+            flush();
+            board += '/';
+        } else if (c >= '1' && c <= '8') {
+            rank.append(size_t(c - '0'), '.');
+        } else {
+            rank += c;
+        }
+    }
+    flush();
+    return board + fen.substr(space);
+}
+
+TEST_CASE("mirrored training records are the positions turned over left to right", "[train]") {
+    std::vector<std::string> fens;
+    random_positions(300, 41, [&](const Position& pos) { fens.push_back(pos.fen()); });
+    std::vector<StateInfo> st(2);
+    int asymmetric = 0;
+    for (const std::string& fen : fens) {
+        INFO(fen);
+        Position pos, flipped;
+        REQUIRE(!pos.set(fen, testutil::makruk(), &st[0]));
+        REQUIRE(!flipped.set(mirrored_fen(fen), testutil::makruk(), &st[1]));
+        const PackedPosition a = PackedPosition::pack(pos, 0, 0.5),
+                             b = PackedPosition::pack(flipped, 0, 0.5);
+        int aw[train::MaxPieces], ab[train::MaxPieces], bw[train::MaxPieces], bb[train::MaxPieces];
+        const int n = train::features(a, aw, ab, true);
+        REQUIRE(train::features(b, bw, bb) == n);
+        std::sort(aw, aw + n), std::sort(ab, ab + n), std::sort(bw, bw + n), std::sort(bb, bb + n);
+        CHECK(std::equal(aw, aw + n, bw));
+        CHECK(std::equal(ab, ab + n, bb));
+        int plain[train::MaxPieces], unused[train::MaxPieces];
+        (void)train::features(a, plain, unused);
+        std::sort(plain, plain + n);
+        asymmetric += !std::equal(plain, plain + n, aw);
+    }
+    // Makruk's start is not symmetric (king and met), so nearly every position changes.
+    CHECK(asymmetric > 290);
+}
+
+TEST_CASE("training with mirrored records repeats and scores both sides of the board alike",
+          "[train]") {
+    // Each record is played on the left half of the board only in its score: a term for
+    // White's ruea on files a-d, which the plain net learns and the mirrored net halves.
+    std::vector<PackedPosition> data;
+    std::vector<std::string> fens;
+    random_positions(6000, 43, [&](const Position& pos) {
+        int score = material(pos);
+        for (Bitboard b = pos.pieces(WHITE, ROOK); b;)
+            score += file_of(pop_lsb(b)) <= FILE_D ? 150 : 0;
+        data.push_back(PackedPosition::pack(pos, score, 0.5));
+        if (fens.size() < 400) fens.push_back(pos.fen());
+    });
+    train::Options opt = small_options();
+    std::ostringstream log;
+    train::FloatNet plain = train::FloatNet::random(1), mirrored = plain;
+    (void)train::fit(plain, data, {}, opt, log);
+    opt.mirror = true;
+    (void)train::fit(mirrored, data, {}, opt, log);
+    train::FloatNet again = train::FloatNet::random(1);
+    (void)train::fit(again, data, {}, opt, log);
+    CHECK(again.ftWeights == mirrored.ftWeights);
+    CHECK(again.outWeights == mirrored.outWeights);
+    CHECK(mirrored.ftWeights != plain.ftWeights);
+    // How far apart each net scores a position and its mirror image.
+    const auto gap = [&](const train::FloatNet& net) {
+        std::vector<StateInfo> st(2);
+        double sum = 0;
+        for (const std::string& fen : fens) {
+            Position pos, flipped;
+            REQUIRE(!pos.set(fen, testutil::makruk(), &st[0]));
+            REQUIRE(!flipped.set(mirrored_fen(fen), testutil::makruk(), &st[1]));
+            sum += std::abs(net.evaluate(pos) - net.evaluate(flipped));
+        }
+        return sum / double(fens.size());
+    };
+    const double plainGap = gap(plain), mirroredGap = gap(mirrored);
+    INFO("plain " << plainGap << " cp, mirrored " << mirroredGap << " cp");
+    CHECK(mirroredGap < plainGap / 2);
 }
 
 TEST_CASE("damaged training data is refused", "[train]") {

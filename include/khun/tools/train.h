@@ -62,8 +62,11 @@ struct FloatNet {
 };
 
 // The features of a position's pieces seen from each side (feature_index of nnue_arch.h);
-// returns how many pieces there are. `p` must be valid (PackedPosition::damage()).
-int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]);
+// returns how many pieces there are. `p` must be valid (PackedPosition::damage()). With
+// `mirror`, those of the position turned over left to right (file a <-> h): the family's
+// rules have no file of their own, so that position is worth the same to the side to move.
+int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces],
+             bool mirror = false);
 
 // Appends the records of `file` to `out`; on error (unreadable, a size that is not a
 // multiple of 32, a damaged record) returns why and appends nothing.
@@ -89,6 +92,9 @@ struct Options {
     double val = 0.02;   // the share of the records held out for validation
     int threads = 1;     // `khun train`'s default: every core
     uint64_t seed = 1;
+    // Trains each record as it is or turned over left to right, half and half by the seed:
+    // twice the positions from the same games (docs/nnue.md, "Mirrored records").
+    bool mirror = false;
 };
 
 // The mean loss of `net` on `data`: (sigmoid(out) - target)^2, out the net's output
