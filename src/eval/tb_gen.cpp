@@ -82,8 +82,8 @@ int material_id(PieceType a, PieceType b) {
 
 size_t index(const Material& m, Square wk, Square bk, Square a, Square b) {
     if (file_of(wk) > FILE_D) {
-        wk = Square(wk ^ 7), bk = Square(bk ^ 7), a = Square(a ^ 7);
-        if (m.n == 2) b = Square(b ^ 7);
+        wk = flip_file(wk), bk = flip_file(bk), a = flip_file(a);
+        if (m.n == 2) b = flip_file(b);
     }
     assert(is_ok(wk) && is_ok(bk) && is_ok(a) && (m.n == 1 || is_ok(b)));
     const size_t k = size_t(rank_of(wk) * 4 + file_of(wk)) * 64 + bk;

@@ -345,7 +345,7 @@ int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]
     int n = 0;
     p.for_each_piece([&](Piece pc, Square s) {
         assert(n < MaxPieces);
-        if (mirror) s = Square(int(s) ^ 7); // the file turned over, the rank kept
+        if (mirror) s = flip_file(s);
         white[n] = nnue::feature_index(WHITE, pc, s);
         black[n] = nnue::feature_index(BLACK, pc, s);
         ++n;

@@ -122,6 +122,18 @@ void write(const std::string& file, const std::vector<PackedPosition>& data) {
     write(file, data.data(), data.size() * sizeof(PackedPosition));
 }
 
+// The FEN of `fen`'s position turned over left to right: each rank's field read backwards
+// (a digit stands for empty squares whichever way it is read; no '~' in makruk).
+std::string mirrored_fen(const std::string& fen) {
+    const size_t space = fen.find(' ');
+    std::string board;
+    for (std::string rank : testutil::split(fen.substr(0, space), '/')) {
+        std::reverse(rank.begin(), rank.end());
+        board += (board.empty() ? "" : "/") + rank;
+    }
+    return board + fen.substr(space);
+}
+
 std::string read(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream ss;
@@ -276,39 +288,6 @@ TEST_CASE("training lowers the loss and repeats bit for bit", "[train]") {
                                  dir.file("a.nnue"), "--out", dir.file("c.nnue")},
                                 log) == 0);
     }
-}
-
-// The FEN of `fen`'s position turned over left to right (every rank read backwards).
-std::string mirrored_fen(const std::string& fen) {
-    const size_t space = fen.find(' ');
-    std::string board, rank;
-    const auto flush = [&] {
-        std::string out;
-        int empty = 0;
-        for (auto it = rank.rbegin(); it != rank.rend(); ++it) {
-            if (*it == '.') {
-                ++empty;
-                continue;
-            }
-            if (empty) out += char('0' + empty), empty = 0;
-            out += *it;
-        }
-        if (empty) out += char('0' + empty);
-        board += out;
-        rank.clear();
-    };
-    for (char c : fen.substr(0, space)) {
-        if (c == '/') {
-            flush();
-            board += '/';
-        } else if (c >= '1' && c <= '8') {
-            rank.append(size_t(c - '0'), '.');
-        } else {
-            rank += c;
-        }
-    }
-    flush();
-    return board + fen.substr(space);
 }
 
 TEST_CASE("mirrored training records are the positions turned over left to right", "[train]") {

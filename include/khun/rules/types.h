@@ -86,6 +86,9 @@ enum Direction : int { NORTH = 8, EAST = 1, SOUTH = -8, WEST = -1 };
 }
 [[nodiscard]] constexpr File file_of(Square s) { return File(s & 7); }
 [[nodiscard]] constexpr Rank rank_of(Square s) { return Rank(s >> 3); }
+// The square turned over left to right (file a <-> h, the rank kept): a symmetry of every
+// game of the family, whose rules have no file of their own.
+[[nodiscard]] constexpr Square flip_file(Square s) { return Square(s ^ 7); }
 [[nodiscard]] constexpr bool is_ok(Square s) { return s >= SQ_A1 && s <= SQ_H8; }
 [[nodiscard]] constexpr Square operator+(Square s, int d) { return Square(int(s) + d); }
 [[nodiscard]] constexpr Square operator-(Square s, int d) { return Square(int(s) - d); }
