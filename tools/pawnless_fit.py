@@ -11,7 +11,10 @@ group (who holds the rueas, material edge on Fairy-Stockfish's piece values) the
 side's mean result, Khun's mean score, and the multiplier on that score that best fits the
 results (least squares through the tuner's sigmoid, K 0.539). A multiplier near 1 means
 the scale in eval::scale() agrees with the games; the "left" table checks the fade with
-the plies the count leaves.
+the plies the count leaves. The last table takes the positions where only one side has
+bia and the other still has a piece: the side with the bia, when it is more than a ma
+ahead with each bia counted as the met it promotes to, by who holds the rueas and how
+many bia it has (eval::scale()'s held-back bia).
 """
 import collections
 import subprocess
@@ -25,7 +28,8 @@ def sigmoid(v):
     return 1 / (1 + 10 ** (-K * v / 400))
 
 
-def positions(files):
+def positions(files, withheld=False):
+    """Pawnless positions, or (withheld) those where exactly one side has bia."""
     for name in files:
         for line in open(name):
             f = line.split(' ; ')
@@ -34,7 +38,7 @@ def positions(files):
             fen = f[0].strip()
             fields = fen.split()
             board = fields[0]
-            if 'p' in board or 'P' in board:
+            if withheld != (('p' in board) != ('P' in board)):
                 continue
             left = 128
             if len(fields) >= 5 and fields[3] not in ('-', '0'):
@@ -46,6 +50,9 @@ def positions(files):
             b = sum(WEIGHT.get(c.lower(), 0) for c in board if c.islower())
             if not w or not b:
                 continue
+            # A bia is a met to come.
+            w += WEIGHT['m'] * board.count('P')
+            b += WEIGHT['m'] * board.count('p')
             try:
                 result = float(f[1])
             except ValueError:
@@ -53,16 +60,28 @@ def positions(files):
             yield fen, result, w, b, left
 
 
-def main():
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    rows = list(positions(sys.argv[2:]))
+def evaluations(khun, rows):
     script = ''.join(f'position fen {r[0]}\neval\n' for r in rows) + 'quit\n'
-    out = subprocess.run([sys.argv[1]], input=script, capture_output=True, text=True).stdout
+    out = subprocess.run([khun], input=script, capture_output=True, text=True).stdout
     evals = [round(float(l.split()[2]) * 100) for l in out.splitlines()
              if l.startswith('Final evaluation')]
     if len(evals) != len(rows):
         sys.exit(f'{len(rows)} positions but {len(evals)} evaluations')
+    return evals
+
+
+def report(key, v):
+    best = min((sum((r - sigmoid(e * m / 50)) ** 2 for r, e in v), m / 50)
+               for m in range(0, 151))[1]
+    print(f'{key!s:32} n {len(v):7d}  result {sum(r for r, _ in v) / len(v):.3f}'
+          f'  score {sum(e for _, e in v) / len(v):6.0f}  best multiplier {best:.2f}')
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    rows = list(positions(sys.argv[2:]))
+    evals = evaluations(sys.argv[1], rows)
 
     groups, by_left = collections.defaultdict(list), collections.defaultdict(list)
     for (fen, result, w, b, left), e in zip(rows, evals):
@@ -81,12 +100,6 @@ def main():
         if edge > 825:
             by_left[left // 20 * 20].append((r, v))
 
-    def report(key, v):
-        best = min((sum((r - sigmoid(e * m / 50)) ** 2 for r, e in v), m / 50)
-                   for m in range(0, 151))[1]
-        print(f'{key!s:32} n {len(v):7d}  result {sum(r for r, _ in v) / len(v):.3f}'
-              f'  score {sum(e for _, e in v) / len(v):6.0f}  best multiplier {best:.2f}')
-
     print('group (rueas, edge up to)')
     for key in sorted(groups):
         if len(groups[key]) >= 300:
@@ -95,6 +108,24 @@ def main():
     for key in sorted(by_left):
         if len(by_left[key]) >= 300:
             report(key, by_left[key])
+
+    rows = list(positions(sys.argv[2:], withheld=True))
+    evals = evaluations(sys.argv[1], rows)
+    held = collections.defaultdict(list)
+    for (fen, result, w, b, left), e in zip(rows, evals):
+        board = fen.split()[0]
+        white_has = 'P' in board
+        if (w - b if white_has else b - w) <= 825:
+            continue
+        bia = min(board.count('P' if white_has else 'p'), 3)
+        r, v = (result, e) if white_has else (1 - result, -e)
+        ours = board.count('R' if white_has else 'r') + board.count('A' if white_has else 'a')
+        theirs = board.count('r' if white_has else 'R') + board.count('a' if white_has else 'A')
+        held[('ruea up' if ours > theirs else 'rueas even or down', bia)].append((r, v))
+    print('only one side has bia, it is more than a ma ahead (rueas, bia, 3 = 3 or more)')
+    for key in sorted(held):
+        if len(held[key]) >= 300:
+            report(key, held[key])
 
 
 if __name__ == '__main__':
