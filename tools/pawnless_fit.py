@@ -22,6 +22,13 @@ import sys
 
 K = 0.539
 WEIGHT = {'n': 781, 's': 660, 'm': 420, 'r': 1276, 'a': 2400}
+MINOR_EDGE = 825  # eval::scale()'s MinorEdge: at most a ma ahead
+MIN_GROUP = 300   # smaller groups are not reported
+
+
+def rueas(board, white):
+    """Pieces that move as a ruea (rueas, ai-wok's ai-wok) of one side in a FEN board."""
+    return board.count('R' if white else 'r') + board.count('A' if white else 'a')
 
 
 def sigmoid(v):
@@ -70,11 +77,18 @@ def evaluations(khun, rows):
     return evals
 
 
-def report(key, v):
-    best = min((sum((r - sigmoid(e * m / 50)) ** 2 for r, e in v), m / 50)
-               for m in range(0, 151))[1]
-    print(f'{key!s:32} n {len(v):7d}  result {sum(r for r, _ in v) / len(v):.3f}'
-          f'  score {sum(e for _, e in v) / len(v):6.0f}  best multiplier {best:.2f}')
+def report(title, groups):
+    """Per group of (result, score) pairs: the mean result and score and the multiplier on
+    the score that fits the results best."""
+    print(title)
+    for key in sorted(groups):
+        v = groups[key]
+        if len(v) < MIN_GROUP:
+            continue
+        best = min((sum((r - sigmoid(e * m / 50)) ** 2 for r, e in v), m / 50)
+                   for m in range(0, 151))[1]
+        print(f'{key!s:32} n {len(v):7d}  result {sum(r for r, _ in v) / len(v):.3f}'
+              f'  score {sum(e for _, e in v) / len(v):6.0f}  best multiplier {best:.2f}')
 
 
 def main():
@@ -86,46 +100,34 @@ def main():
     groups, by_left = collections.defaultdict(list), collections.defaultdict(list)
     for (fen, result, w, b, left), e in zip(rows, evals):
         board = fen.split()[0]
-        rooks_w = board.count('R') + board.count('A')
-        rooks_b = board.count('r') + board.count('a')
-        if w >= b:
-            r, v, ours, theirs = result, e, rooks_w, rooks_b
-        else:
-            r, v, ours, theirs = 1 - result, -e, rooks_b, rooks_w
+        white = w >= b
+        r, v = (result, e) if white else (1 - result, -e)
+        ours, theirs = rueas(board, white), rueas(board, not white)
         edge = abs(w - b)
         rooks = ('ruea up' if ours > theirs else 'no ruea' if ours == theirs == 0
                  else 'rueas even or down')
-        bucket = next(x for x in (0, 400, 825, 1200, 10**6) if edge <= x)
+        bucket = next(x for x in (0, 400, MINOR_EDGE, 1200, 10**6) if edge <= x)
         groups[(rooks, bucket)].append((r, v))
-        if edge > 825:
+        if edge > MINOR_EDGE:
             by_left[left // 20 * 20].append((r, v))
 
-    print('group (rueas, edge up to)')
-    for key in sorted(groups):
-        if len(groups[key]) >= 300:
-            report(key, groups[key])
-    print('edge > 825, by plies the count leaves')
-    for key in sorted(by_left):
-        if len(by_left[key]) >= 300:
-            report(key, by_left[key])
+    report('group (rueas, edge up to)', groups)
+    report(f'edge > {MINOR_EDGE}, by plies the count leaves', by_left)
 
     rows = list(positions(sys.argv[2:], withheld=True))
     evals = evaluations(sys.argv[1], rows)
     held = collections.defaultdict(list)
     for (fen, result, w, b, left), e in zip(rows, evals):
         board = fen.split()[0]
-        white_has = 'P' in board
-        if (w - b if white_has else b - w) <= 825:
+        white = 'P' in board  # the side with the bia
+        if (w - b if white else b - w) <= MINOR_EDGE:
             continue
-        bia = min(board.count('P' if white_has else 'p'), 3)
-        r, v = (result, e) if white_has else (1 - result, -e)
-        ours = board.count('R' if white_has else 'r') + board.count('A' if white_has else 'a')
-        theirs = board.count('r' if white_has else 'R') + board.count('a' if white_has else 'A')
-        held[('ruea up' if ours > theirs else 'rueas even or down', bia)].append((r, v))
-    print('only one side has bia, it is more than a ma ahead (rueas, bia, 3 = 3 or more)')
-    for key in sorted(held):
-        if len(held[key]) >= 300:
-            report(key, held[key])
+        bia = min(board.count('P' if white else 'p'), 3)
+        r, v = (result, e) if white else (1 - result, -e)
+        up = rueas(board, white) > rueas(board, not white)
+        held[('ruea up' if up else 'rueas even or down', bia)].append((r, v))
+    report('only one side has bia, it is more than a ma ahead (rueas, bia, 3 = 3 or more)',
+           held)
 
 
 if __name__ == '__main__':
