@@ -45,7 +45,8 @@ def positions(files, withheld=False):
             fen = f[0].strip()
             fields = fen.split()
             board = fields[0]
-            if withheld != (('p' in board) != ('P' in board)):
+            white_bia, black_bia = 'P' in board, 'p' in board
+            if (white_bia == black_bia) if withheld else (white_bia or black_bia):
                 continue
             left = 128
             if len(fields) >= 5 and fields[3] not in ('-', '0'):
