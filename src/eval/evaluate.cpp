@@ -315,9 +315,15 @@ bool board_honour(const Position& pos, Color strong) {
            mating_weight(pos, ~strong) > 0;
 }
 
-int board_honour_left(const Position& pos) {
-    if (!pos.count_limit()) return BoardHonourPlies;
-    return std::clamp(pos.count_limit() - pos.count_ply(), 0, BoardHonourPlies);
+// The net's own score already holds how drawish such an ending is (it learnt that from
+// the games' results): what it lacks is the count, so its score only fades over the last
+// NetHonourPlies plies the count leaves (fitted on the net's games, TUNING.md, "Thirteenth
+// round").
+constexpr int NetHonourPlies = 80;
+
+int board_honour_left(const Position& pos, int horizon) {
+    if (!pos.count_limit()) return horizon;
+    return std::clamp(pos.count_limit() - pos.count_ply(), 0, horizon);
 }
 
 // Mets and bia against a bare king where bia promote to mets: mets keep to the colour
@@ -366,7 +372,7 @@ int phase(const Position& pos) {
     return std::min(p, PhaseMax);
 }
 
-int scale(const Position& pos, Color strong) {
+int scale(const Position& pos, Color strong, bool byNet) {
     if (mets_cannot_mate(pos, strong)) return 0;
     // A side without pawns that is at most a minor piece ahead in pieces seldom wins:
     // the defender trades toward a bare-king count or builds a fortress (Fairy-Stockfish
@@ -378,12 +384,16 @@ int scale(const Position& pos, Color strong) {
         if (ours - theirs <= MinorEdge) {
             if (ours < MatingWeight[ROOK] && pos.count(strong) <= 2 && !lone_minor_can_win(pos))
                 return 0;
-            s = theirs <= MinorEdge && pos.count(strong) <= 3 ? 4 : 14;
-        } else if (boardHonour)
+            // (The net's score holds these shares already: only the count fades it.)
+            s = byNet ? 64 : theirs <= MinorEdge && pos.count(strong) <= 3 ? 4 : 14;
+        } else if (boardHonour && !byNet)
             s = pawnless_edge_scale(pos, strong, ours - theirs);
         // The count draws the game when it runs out, and the chance to win before that
         // shrinks with the plies it leaves (linearly, in the same games).
-        if (boardHonour) s = s * board_honour_left(pos) / BoardHonourPlies;
+        if (boardHonour) {
+            const int horizon = byNet ? NetHonourPlies : BoardHonourPlies;
+            s = s * board_honour_left(pos, horizon) / horizon;
+        }
         if (s < 64) return s;
     }
     if (pos.pieces(PAWN)) return 64;
@@ -458,9 +468,9 @@ namespace {
 
 // What the counting rules and the drawish material make of a score from White's side,
 // whichever evaluation gave it.
-int on_top(const Position& pos, int v) {
+int on_top(const Position& pos, int v, bool byNet) {
     const Color strong = v > 0 ? WHITE : BLACK;
-    const int sc = scale(pos, strong);
+    const int sc = scale(pos, strong, byNet);
     assert(sc >= 0 && sc <= 64); // a share of 64: drawishness shrinks, never flips or grows
     v = v * sc / 64;
     // A running count that leaves too few moves to force mate pulls the score toward the
@@ -506,7 +516,7 @@ Value evaluate_with(const Position& pos) {
                 assert(bonus >= 0); // it helps the side with the pieces, never the bare king
                 v += c == WHITE ? bonus : -bonus;
             }
-    v = on_top(pos, v);
+    v = on_top(pos, v, false);
     // The search takes a score in the mate range for a mate it has proven.
     assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
     return pos.side_to_move() == WHITE ? v : -v;
@@ -526,7 +536,7 @@ Value evaluate(const Position& pos, const nnue::Network* net) {
     if (!net || pos.variant().net == GameNet::None || bare_king_ending(pos)) return evaluate(pos);
     const int stmScore = std::clamp(nnue::evaluate(pos, *net), -VALUE_MATE_IN_MAX_PLY + 1,
                                     VALUE_MATE_IN_MAX_PLY - 1);
-    const int v = on_top(pos, pos.side_to_move() == WHITE ? stmScore : -stmScore);
+    const int v = on_top(pos, pos.side_to_move() == WHITE ? stmScore : -stmScore, true);
     assert(std::abs(v) < VALUE_MATE_IN_MAX_PLY);
     return pos.side_to_move() == WHITE ? v : -v;
 }

@@ -125,6 +125,24 @@ TEST_CASE("eval: pawnless edges and mets against a bare king are scaled toward t
         INFO(c.fen);
         CHECK(scale(g->pos, khun::WHITE) == c.scale);
     }
+    // The net has learnt how drawish the material is from the games' results: only what
+    // cannot mate, and the count's last 80 plies, scale its score.
+    const Case netCases[] = {
+        {"8/r6k/8/8/4K3/8/3RS3/6M1 w - - 0 1", 64},    // ruea, khon, met v ruea
+        {"8/m6k/8/8/4K3/8/3SM3/6M1 w - - 0 1", 64},    // khon, two mets v met
+        {"1r2k3/4s3/8/R3NS2/8/1K6/8/8 w - - 0 1", 64}, // ruea, ma, khon v ruea, khon
+        {"8/r6k/8/8/4K3/8/3RR3/8 w - 128 40 40", 64},  // 88 plies left: no fade yet
+        {"8/r6k/8/8/4K3/8/3RR3/8 w - 128 88 40", 32},  // 40 of the last 80 plies left
+        {"8/r6k/8/8/4K3/8/3RR3/8 w - 128 120 40", 6},  // 8 left
+        {"8/3k4/8/3pK3/5N2/8/8/8 w - - 0 1", 0},       // lone ma v bia
+        {"8/8/8/2M1Mk2/3K1M2/8/8/8 w - - 0 1", 0},     // three mets, all on one colour
+        {"8/r6k/8/8/4K3/5P2/3RN3/8 w - - 0 1", 64},    // the strong side keeps a bia
+    };
+    for (const Case& c : netCases) {
+        auto g = game(c.fen);
+        INFO(c.fen);
+        CHECK(scale(g->pos, khun::WHITE, true) == c.scale);
+    }
     // The score itself: ruea and ma against a ruea is worth far less than two ruea
     // against one, though the ma alone would be counted as most of a ruea.
     auto rn = game("8/r6k/8/8/4K3/8/3RN3/8 w - - 0 1");

@@ -16,8 +16,8 @@ constexpr int CountingHorizon = 40;
 // The hand-written evaluation, from the side to move's point of view.
 Value evaluate(const Position& pos);
 // The network's evaluation where `net` is given and the game is one it was trained for
-// (Variant::net), with the same counting and drawish-material corrections on top; the
-// hand-written one otherwise and in endings against a bare king.
+// (Variant::net), with the counting and drawish-material corrections on top (scale()'s
+// `byNet` share); the hand-written one otherwise and in endings against a bare king.
 Value evaluate(const Position& pos, const nnue::Network* net);
 
 // A readable summary for the `eval` command (the net's score too when `net` is given).
@@ -31,7 +31,8 @@ bool dead_draw(const Position& pos);
 // survives for `strong`, and the feature counts (White minus Black) of every parameter
 // in eval_params.h added into coef[PARAM_NB].
 int phase(const Position& pos);
-int scale(const Position& pos, Color strong);
+// `byNet`: for the net's score, which has learnt the material's drawishness itself.
+int scale(const Position& pos, Color strong, bool byNet = false);
 void trace_terms(const Position& pos, int16_t* coef);
 
 } // namespace khun::eval
