@@ -223,7 +223,7 @@ bool mated_within(Position& pos, int n) {
 
 } // namespace
 
-TEST_CASE("tb: the generator reproduces endings-summary.txt", "[tb]") {
+TEST_CASE("tb: the generator reproduces endings-summary.txt", "[tb][sweep]") {
     setup();
     std::ifstream in(data_file("eval/endings-summary.txt"));
     REQUIRE(in.good());
@@ -320,7 +320,7 @@ TEST_CASE("tb: every probe follows from its successors", "[tb]") {
     }
 }
 
-TEST_CASE("tb: the small tables follow from their successors everywhere", "[tb]") {
+TEST_CASE("tb: the small tables follow from their successors everywhere", "[tb][sweep]") {
     setup();
     const char* letters = "SNMR";
     for (int k = 0; k < 4; ++k)
@@ -349,7 +349,7 @@ TEST_CASE("tb: the small tables follow from their successors everywhere", "[tb]"
         }
 }
 
-TEST_CASE("tb: probes agree with a plain search on short mates", "[tb]") {
+TEST_CASE("tb: probes agree with a plain search on short mates", "[tb][sweep]") {
     setup();
     Sampler sampler;
     // KRRK: mates in 1 to 3 with the strong side to move, in 1 to 2 with the bare side to

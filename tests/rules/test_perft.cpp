@@ -5,7 +5,7 @@ using namespace khun;
 using namespace khun::protocol;
 using namespace testutil;
 
-TEST_CASE("perft: every position of perft-makruk.epd", "[perft]") {
+TEST_CASE("perft: every position of perft-makruk.epd", "[perft][sweep]") {
     auto recs = records("rules/perft-makruk.epd", 3);
     CHECK(recs.size() >= 50);
     for (auto& r : recs) {
@@ -19,7 +19,7 @@ TEST_CASE("perft: every position of perft-makruk.epd", "[perft]") {
     }
 }
 
-TEST_CASE("perft: start position depths 1 to 6", "[perft]") {
+TEST_CASE("perft: start position depths 1 to 6", "[perft][sweep]") {
     const uint64_t expected[] = {23, 529, 12012, 273026, 6223994, 142078049};
     auto g = game("startpos");
     const Key key = g->pos.key();
