@@ -5,7 +5,6 @@
 #include <cassert>
 #include <cctype>
 #include <cstring>
-#include <sstream>
 
 namespace khun {
 
@@ -37,9 +36,17 @@ bool right_applies(const Variant& v, PieceType pt) {
 } // namespace
 
 std::optional<std::string> Position::set(const std::string& fen, const Variant& v, StateInfo* si) {
-    std::istringstream ss(fen);
+    // The fields, split on white space by hand: a stream here cost the bare-king table
+    // tests, which read millions of FENs, a third of their time.
     std::vector<std::string> f;
-    for (std::string t; ss >> t && f.size() < 10;) f.push_back(t);
+    for (size_t a = 0; f.size() < 10;) {
+        while (a < fen.size() && std::isspace(static_cast<unsigned char>(fen[a]))) ++a;
+        if (a == fen.size()) break;
+        size_t b = a;
+        while (b < fen.size() && !std::isspace(static_cast<unsigned char>(fen[b]))) ++b;
+        f.push_back(fen.substr(a, b - a));
+        a = b;
+    }
     if (f.empty()) return "empty FEN";
     size_t i = 1;
     auto next = [&](const char* dflt) { return i < f.size() ? f[i++] : std::string(dflt); };
