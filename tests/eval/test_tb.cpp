@@ -256,7 +256,7 @@ TEST_CASE("tb: the generator reproduces endings-summary.txt", "[tb][sweep]") {
     CHECK(!eval::tb::generate("KPK"));
 }
 
-TEST_CASE("tb: every distance in endings-makruk.txt", "[tb]") {
+TEST_CASE("tb: every distance in endings-makruk.txt", "[tb][sweep]") {
     setup();
     std::ifstream in(data_file("eval/endings-makruk.txt"));
     REQUIRE(in.good());
@@ -298,7 +298,7 @@ TEST_CASE("tb: every distance in endings-makruk.txt", "[tb]") {
     CHECK(rows == 40);
 }
 
-TEST_CASE("tb: every probe follows from its successors", "[tb]") {
+TEST_CASE("tb: every probe follows from its successors", "[tb][sweep]") {
     setup();
     Sampler sampler;
     for (const std::string& material : eval::tb::materials()) {
@@ -413,7 +413,7 @@ TEST_CASE("tb: probes agree with a plain search on short mates", "[tb][sweep]") 
     }
 }
 
-TEST_CASE("tb: either colour can be the strong side", "[tb]") {
+TEST_CASE("tb: either colour can be the strong side", "[tb][sweep]") {
     setup();
     Sampler sampler;
     for (const std::string& material : eval::tb::materials()) {

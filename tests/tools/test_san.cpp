@@ -54,7 +54,7 @@ std::string san(Game& g, const std::string& move) { return to_san(g.pos, uci(g.p
 
 } // namespace
 
-TEST_CASE("san: every move of every perft position and its children round-trips", "[san]") {
+TEST_CASE("san: every move of every perft position and its children round-trips", "[san][sweep]") {
     init();
     for (const char* name : Games) {
         const Variant* v = find_variant(name);
