@@ -258,7 +258,8 @@ struct Walker {
 
 } // namespace
 
-TEST_CASE("moves: generation partition and legality and make/unmake and keys", "[moves][movegen][sweep]") {
+TEST_CASE("moves: generation partition and legality and make/unmake and keys",
+          "[moves][movegen][sweep]") {
     Walker w;
     for (const std::string& fen : data_fens()) w.walk(fen, 8);
     for (int game = 0; game < 40; ++game) w.walk(StartFen, 160);

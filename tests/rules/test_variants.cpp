@@ -135,7 +135,8 @@ TEST_CASE("variants: a game is found by the names people and other programs give
     }
 }
 
-TEST_CASE("variants: perft of every game equals the shared perft files", "[variants][perft][sweep]") {
+TEST_CASE("variants: perft of every game equals the shared perft files",
+          "[variants][perft][sweep]") {
     for (const std::string& name : Games) {
         const Variant& v = game(name);
         for (const PerftRecord& r : perft_records(name)) {
