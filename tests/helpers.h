@@ -6,6 +6,7 @@
 #include "khun/rules/movegen.h"
 #include "khun/rules/perft.h"
 #include "khun/rules/position.h"
+#include "khun/rules/text.h"
 #include "khun/rules/variant.h"
 
 #include <catch2/catch.hpp>
@@ -47,12 +48,7 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
     return out;
 }
 
-inline std::vector<std::string> words(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream is(s);
-    for (std::string w; is >> w;) out.push_back(w);
-    return out;
-}
+using khun::words;
 
 // The `;`-separated records of a data file, comments and blank lines skipped. A file that
 // is missing or empty fails the calling test instead of passing it vacuously.

@@ -3,6 +3,8 @@
 // failing check can show it. The destructor kills a child that has not exited.
 #pragma once
 
+#include "khun/rules/text.h"
+
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -149,12 +151,7 @@ class Child {
     std::chrono::steady_clock::time_point start;
 };
 
-inline std::vector<std::string> words(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream is(s);
-    for (std::string w; is >> w;) out.push_back(w);
-    return out;
-}
+using khun::words;
 
 inline bool starts_with(const std::string& s, const std::string& p) {
     return s.compare(0, p.size(), p) == 0;

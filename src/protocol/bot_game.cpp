@@ -1,6 +1,7 @@
 #include "bot_game.h"
 
 #include "khun/rules/movegen.h"
+#include "khun/rules/text.h"
 #include "khun/rules/variant.h"
 
 #include <nlohmann/json.hpp>
@@ -8,7 +9,6 @@
 #include <algorithm>
 #include <cassert>
 #include <cctype>
-#include <sstream>
 
 namespace khun::protocol::bot {
 
@@ -24,13 +24,6 @@ constexpr double FirstLatencyMs = 150;
 // The share of a measured round trip that the clock is charged for in advance: the
 // server starts our clock when it sends the state and stops it when our move arrives.
 constexpr double LatencyMargin = 1.5;
-
-std::vector<std::string> words(const std::string& text) {
-    std::istringstream is(text);
-    std::vector<std::string> out;
-    for (std::string w; is >> w;) out.push_back(w);
-    return out;
-}
 
 bool same_name(const std::string& a, const std::string& b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {

@@ -1,6 +1,7 @@
 // FEN: reading a position of any game of the family (Position::set) and writing one
 // (Position::fen, board_fen), in Fairy-Stockfish's and Cute Chess's forms (docs/rules.md).
 #include "khun/rules/position.h"
+#include "khun/rules/text.h"
 
 #include <cassert>
 #include <cctype>
@@ -36,17 +37,7 @@ bool right_applies(const Variant& v, PieceType pt) {
 } // namespace
 
 std::optional<std::string> Position::set(const std::string& fen, const Variant& v, StateInfo* si) {
-    // The fields, split on white space by hand: a stream here cost the bare-king table
-    // tests, which read millions of FENs, a third of their time.
-    std::vector<std::string> f;
-    for (size_t a = 0; f.size() < 10;) {
-        while (a < fen.size() && std::isspace(static_cast<unsigned char>(fen[a]))) ++a;
-        if (a == fen.size()) break;
-        size_t b = a;
-        while (b < fen.size() && !std::isspace(static_cast<unsigned char>(fen[b]))) ++b;
-        f.push_back(fen.substr(a, b - a));
-        a = b;
-    }
+    const std::vector<std::string> f = words(fen, 10);
     if (f.empty()) return "empty FEN";
     size_t i = 1;
     auto next = [&](const char* dflt) { return i < f.size() ? f[i++] : std::string(dflt); };
