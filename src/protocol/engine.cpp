@@ -48,11 +48,14 @@ void Engine::add_options() {
     add("Move Overhead", T::Spin, "10", 0, 5000, &so.moveOverhead);
     // Play levels (skill.h), with Fairy-Stockfish's names, ranges and defaults, which
     // pychess.org sends: Skill Level (20 is full strength), or with UCI_LimitStrength on
-    // a level from UCI_Elo. UCI_AnalyseMode is accepted and changes nothing.
+    // a level from UCI_Elo.
     add("Skill Level", T::Spin, "20", -20, 20, &so.skillLevel);
     add("UCI_LimitStrength", T::Check, "false", 0, 0, &so.limitStrength);
     add("UCI_Elo", T::Spin, "1350", 500, 2850, &so.elo);
-    add("UCI_AnalyseMode", T::Check, "false", 0, 0);
+    // Stockfish's names. Contempt: what a draw costs Khun, in centipawns, in play; in
+    // analysis (UCI_AnalyseMode, or `go infinite`) a draw scores 0.
+    add("Contempt", T::Spin, "0", -100, 100, &so.contempt);
+    add("UCI_AnalyseMode", T::Check, "false", 0, 0, &so.analyseMode);
     // Accepted (Cute Chess sends it) but hidden: a GUI that sees it offers Khun for
     // Fischer Random chess, which it cannot play.
     add(

@@ -177,7 +177,7 @@ Value Worker::enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEn
         if (pos.lost_by_check()) return mated_in(ss->ply); // karouk: checked is lost
         if (searcher.stopFlag.load(std::memory_order_relaxed) || pos.is_draw(ss->ply) ||
             eval::dead_draw(pos))
-            return draw_value(nodes);
+            return draw_value();
         if (ss->ply >= MAX_PLY - 4) return ss->inCheck ? VALUE_DRAW : eval::evaluate(pos, net);
         // Karouk: standing pat ignores a check that would win at once.
         if (Qs && pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
@@ -425,7 +425,7 @@ Value Worker::search(Stack* ss, Value alpha, Value beta, int depth, bool cutNode
 
     if (!moveCount) {
         if (ss->excluded) return alpha;
-        return ss->inCheck ? mated_in(ss->ply) : draw_value(nodes);
+        return ss->inCheck ? mated_in(ss->ply) : draw_value();
     }
 
     // Reward the move that cut, punish the ones tried before it.

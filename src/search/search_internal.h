@@ -31,8 +31,6 @@ struct Stack {
 
 constexpr int StackOffset = 4;
 
-[[nodiscard]] inline Value draw_value(uint64_t nodes) { return VALUE_DRAW - 1 + int(nodes & 2); }
-
 [[nodiscard]] inline bool is_mate_score(Value v) {
     return std::abs(v) >= VALUE_MATE_IN_MAX_PLY && std::abs(v) < VALUE_INFINITE;
 }
@@ -77,6 +75,10 @@ class Worker {
     void setup(const Position& root) {
         pos.copy_from(root, &rootState);
         net = searcher.options.network.get();
+        const Options& o = searcher.options;
+        const Value ct = o.analyseMode || searcher.limits.infinite ? 0 : Value(o.contempt);
+        drawScore[root.side_to_move()] = VALUE_DRAW - ct;
+        drawScore[~root.side_to_move()] = VALUE_DRAW + ct;
         nodes = 0;
         tbHits = 0;
         completedDepth = 0;
@@ -91,11 +93,19 @@ class Worker {
     }
     void iterative_deepening();
 
+    // A repetition, a count run out, a dead position or a stalemate, for the side to move:
+    // the contempt (Options::contempt) from the root side's point of view, blurred by a
+    // unit so that the search does not walk into a repetition it cannot tell apart.
+    [[nodiscard]] Value draw_value() const {
+        return drawScore[pos.side_to_move()] - 1 + int(nodes.load(std::memory_order_relaxed) & 2);
+    }
+
     Searcher& searcher;
     const int id;
     Position pos;
     StateInfo rootState;
     const nnue::Network* net = nullptr; // the net this search evaluates with, or none
+    Value drawScore[COLOR_NB] = {};     // draw_value() by side to move
     History history;
     std::vector<RootMove> rootMoves;
     std::atomic<uint64_t> nodes{0};

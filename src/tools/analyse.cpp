@@ -189,6 +189,7 @@ int analyse_pgn(std::istream& in, std::ostream& out, std::ostream& err,
     protocol::Engine engine;
     engine.set_option("Threads", std::to_string(opts.threads));
     engine.set_option("Hash", std::to_string(opts.hashMb));
+    engine.set_option("UCI_AnalyseMode", "true"); // a draw scores 0, without contempt
 
     size_t total = 0, done = 0;
     for (const PgnGame& g : games) total += g.moves.size() + 1;

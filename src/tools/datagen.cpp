@@ -153,6 +153,8 @@ int datagen_main(const std::vector<std::string>& args) {
     // is one message and not one a thread.
     auto setup = [&](protocol::Engine& engine) -> std::optional<std::string> {
         engine.set_option("Hash", "8");
+        // The scores are training targets: a draw scores 0, without the play's contempt.
+        engine.set_option("UCI_AnalyseMode", "true");
         if (auto r = engine.set_option("UCI_Variant", cfg.variant); r.error) return r.error;
         if (!cfg.net.empty()) {
             if (cfg.net != "none" && cfg.net != "default")

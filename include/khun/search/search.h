@@ -72,6 +72,11 @@ struct Options {
     bool limitStrength = false;
     int elo = 1350;
     uint64_t skillSeed = 0; // 0: seeded from the clock, so that play varies
+    // Contempt: what a draw costs the side to move at the root, in centipawns (the other
+    // side gains it). Not applied in analysis (`analyseMode` or `go infinite`), whose
+    // scores must say what a position is worth to both sides alike.
+    int contempt = 0;
+    bool analyseMode = false;
     // The net to evaluate with (games it was trained for); none: the hand-written one.
     std::shared_ptr<const nnue::Network> network;
 };
