@@ -52,8 +52,7 @@ void Engine::add_options() {
     add("Skill Level", T::Spin, "20", -20, 20, &so.skillLevel);
     add("UCI_LimitStrength", T::Check, "false", 0, 0, &so.limitStrength);
     add("UCI_Elo", T::Spin, "1350", 500, 2850, &so.elo);
-    // Stockfish's names. Contempt: what a draw costs Khun, in centipawns, in play; in
-    // analysis (UCI_AnalyseMode, or `go infinite`) a draw scores 0.
+    // Stockfish's names; what they do: search::Options::contempt.
     add("Contempt", T::Spin, "0", -100, 100, &so.contempt);
     add("UCI_AnalyseMode", T::Check, "false", 0, 0, &so.analyseMode);
     // Accepted (Cute Chess sends it) but hidden: a GUI that sees it offers Khun for
