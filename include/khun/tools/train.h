@@ -88,8 +88,8 @@ struct Options {
     // shrank the net's scores below the scale the search's margins are fitted to; those
     // nets lost clearly to the net trained on scores alone (docs/nnue.md, "Nets"). A net
     // fine-tuned on its own games is another case: once it has learnt its search's scores,
-    // the results are the news, and lambda 0.8 there gained about 40 Elo over 1.0
-    // (docs/nnue.md, "Results blended in").
+    // the results are the news, and lambda 0.8 beat 1.0 there (docs/nnue.md,
+    // "Results blended in").
     float lambda = 1.0f;
     float decay = 0.01f; // AdamW's decoupled weight decay (times lr), on weights, not biases
     double val = 0.02;   // the share of the records held out for validation
