@@ -52,11 +52,12 @@ Usage:
                         a set of their own share) or src/eval/eval_weights_sittuyin.cpp
                         (defaults makruk 300 0.5 0.5 2e-9)
   khun train DATA... [--out FILE] [--epochs N] [--batch N] [--lr R] [--lambda L]
-             [--val F] [--decay D] [--threads N] [--seed N] [--init NET]
+             [--val F] [--decay D] [--threads N] [--seed N] [--init NET] [--mirror]
                         fit the network to files of 32-byte training records: AdamW with
                         decay D, learning rate from R down to R/100 on a cosine, target
                         lambda*sigmoid(score/400) + (1-lambda)*result, share F held out
-                        for validation; init starts from NET's weights. Writes the
+                        for validation; init starts from NET's weights; mirror trains
+                        half of each epoch's records turned over left to right. Writes the
                         quantised net to FILE (default: its own name, nn-<hash>.nnue)
                         (defaults 15 1024 0.005 1.0 0.02 0.01, all cores, seed 1)
   khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]
