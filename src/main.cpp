@@ -53,11 +53,14 @@ Usage:
                         (defaults makruk 300 0.5 0.5 2e-9)
   khun train DATA... [--out FILE] [--epochs N] [--batch N] [--lr R] [--lambda L]
              [--val F] [--decay D] [--threads N] [--seed N] [--init NET] [--mirror]
+             [--king-buckets none|home|ranks|quarters]
                         fit the network to files of 32-byte training records: AdamW with
                         decay D, learning rate from R down to R/100 on a cosine, target
                         lambda*sigmoid(score/400) + (1-lambda)*result, share F held out
                         for validation; init starts from NET's weights; mirror trains
-                        half of each epoch's records turned over left to right. Writes the
+                        half of each epoch's records turned over left to right;
+                        king-buckets gives the first layer a copy per region of each
+                        side's king (copies of NET's when it has one). Writes the
                         quantised net to FILE (default: its own name, nn-<hash>.nnue)
                         (defaults 15 1024 0.005 1.0 0.02 0.01, all cores, seed 1)
   khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]

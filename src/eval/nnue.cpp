@@ -38,12 +38,23 @@ namespace nnue {
 
 namespace {
 
-constexpr uint32_t HeaderFields[] = {FileVersion, InputSize, HiddenSize, OutputBuckets,
-                                     QA,          QB,        OutputScale};
+// The header after the magic; the version and, from version 3, the king buckets vary.
+constexpr uint32_t HeaderFields[] = {2, InputSize, HiddenSize, OutputBuckets, QA, QB, OutputScale};
 constexpr size_t HeaderSize = sizeof FileMagic + sizeof HeaderFields;
-constexpr size_t FileSize =
-    HeaderSize + 2 * (InputSize * HiddenSize + HiddenSize + output_offset(OutputBuckets)) +
-    4 * OutputBuckets;
+// The king buckets' count and map (version 3 only).
+constexpr size_t LayoutSize = 4 + SQUARE_NB;
+[[nodiscard]] constexpr size_t file_size(int kingBuckets) {
+    return HeaderSize + (kingBuckets > 1 ? LayoutSize : 0) +
+           2 * (size_t(kingBuckets) * InputSize * HiddenSize + HiddenSize +
+                output_offset(OutputBuckets)) +
+           4 * OutputBuckets;
+}
+// A layout of one bucket is written as version 2, byte for byte the file of a net made
+// before king buckets.
+[[nodiscard]] bool plain(const KingLayout& k) {
+    return k.buckets == 1 &&
+           std::all_of(std::begin(k.of), std::end(k.of), [](uint8_t b) { return b == 0; });
+}
 
 template <typename T>
 void put(std::string& out, T v) {
@@ -68,12 +79,12 @@ void apply_changes(const Network& net, const int16_t* src, int16_t* dst, const i
     int16_t acc[HiddenSize];
     std::memcpy(acc, src, sizeof acc);
     for (int k = 0; k < nAdd; ++k) {
-        assert(add[k] >= 0 && add[k] < InputSize); // a row of ftWeights, not past it
+        assert(add[k] >= 0 && add[k] < net.kings.buckets * InputSize); // a row of ftWeights
         const int16_t* w = net.ftWeights + size_t(add[k]) * HiddenSize;
         for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] + w[i]);
     }
     for (int k = 0; k < nSub; ++k) {
-        assert(sub[k] >= 0 && sub[k] < InputSize);
+        assert(sub[k] >= 0 && sub[k] < net.kings.buckets * InputSize);
         const int16_t* w = net.ftWeights + size_t(sub[k]) * HiddenSize;
         for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] - w[i]);
     }
@@ -122,13 +133,21 @@ int32_t screlu_dot(const int16_t* x, const int16_t* w) {
 } // namespace
 
 std::string serialise(const Network& net) {
+    const bool v2 = plain(net.kings);
+    assert(net.kings.buckets >= 1 && net.kings.buckets <= MaxKingBuckets);
     std::string out(FileMagic, sizeof FileMagic);
-    for (uint32_t f : HeaderFields) put(out, f);
-    for (int16_t v : net.ftWeights) put(out, uint16_t(v));
+    put(out, uint32_t(v2 ? 2 : FileVersion));
+    for (size_t i = 1; i < std::size(HeaderFields); ++i) put(out, HeaderFields[i]);
+    if (!v2) {
+        put(out, uint32_t(net.kings.buckets));
+        for (uint8_t b : net.kings.of) put(out, b);
+    }
+    const size_t rows = size_t(net.kings.buckets) * InputSize * HiddenSize;
+    for (size_t i = 0; i < rows; ++i) put(out, uint16_t(net.ftWeights[i]));
     for (int16_t v : net.ftBias) put(out, uint16_t(v));
     for (int16_t v : net.outWeights) put(out, uint16_t(v));
     for (int32_t v : net.outBias) put(out, uint32_t(v));
-    assert(out.size() == FileSize);
+    assert(out.size() == file_size(v2 ? 1 : net.kings.buckets));
     return out;
 }
 
@@ -137,17 +156,34 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
         return std::string("not a Khun net file (no KHUNNNUE header)");
     const unsigned char* p =
         reinterpret_cast<const unsigned char*>(bytes.data()) + sizeof FileMagic;
+    const uint32_t version = get<uint32_t>(p);
+    if (version != 2 && version != FileVersion)
+        return "net file has version " + std::to_string(version) + ", this build reads 2 and " +
+               std::to_string(FileVersion);
     const char* names[] = {"version", "input size", "hidden size", "output buckets",
                            "QA",      "QB",         "output scale"};
-    for (size_t i = 0; i < std::size(HeaderFields); ++i)
+    for (size_t i = 1; i < std::size(HeaderFields); ++i)
         if (const uint32_t v = get<uint32_t>(p); v != HeaderFields[i])
             return std::string("net file has ") + names[i] + " " + std::to_string(v) +
                    ", this build needs " + std::to_string(HeaderFields[i]);
-    if (bytes.size() != FileSize)
-        return "net file is " + std::to_string(bytes.size()) + " bytes, expected " +
-               std::to_string(FileSize) + " (damaged or truncated)";
     auto net = std::make_unique<Network>();
-    for (int16_t& v : net->ftWeights) v = int16_t(get<uint16_t>(p));
+    if (version == FileVersion) {
+        if (bytes.size() < HeaderSize + LayoutSize)
+            return std::string("net file ends inside its king buckets (damaged or truncated)");
+        const uint32_t k = get<uint32_t>(p);
+        if (k < 1 || k > uint32_t(MaxKingBuckets))
+            return "net file has " + std::to_string(k) + " king buckets, this build reads 1 to " +
+                   std::to_string(MaxKingBuckets);
+        net->kings.buckets = int(k);
+        for (uint8_t& b : net->kings.of)
+            if ((b = get<uint8_t>(p)) >= k)
+                return std::string("net file has a king square in a bucket it does not have");
+    }
+    if (const size_t expected = file_size(net->kings.buckets); bytes.size() != expected)
+        return "net file is " + std::to_string(bytes.size()) + " bytes, expected " +
+               std::to_string(expected) + " (damaged or truncated)";
+    const size_t rows = size_t(net->kings.buckets) * InputSize * HiddenSize;
+    for (size_t i = 0; i < rows; ++i) net->ftWeights[i] = int16_t(get<uint16_t>(p));
     for (int16_t& v : net->ftBias) v = int16_t(get<uint16_t>(p));
     for (int16_t& v : net->outWeights) v = int16_t(get<uint16_t>(p));
     for (int32_t& v : net->outBias) v = int32_t(get<uint32_t>(p));
@@ -236,53 +272,90 @@ Loaded load_file(const std::string& path) {
     return r;
 }
 
-void refresh(const Position& pos, const Network& net, Accumulator& acc) {
-    for (Color persp : {WHITE, BLACK}) {
-        int features[SQUARE_NB];
-        int n = 0;
-        for (Bitboard b = pos.pieces(); b;) {
-            const Square s = pop_lsb(b);
-            features[n++] = feature_index(persp, pos.piece_on(s), s);
-        }
-        apply_changes(net, net.ftBias, acc.values[persp], features, n, nullptr, 0);
-        acc.computed[persp] = true;
+namespace {
+// The king bucket `perspective`'s inputs use in pos.
+// A side without a king on the board (sittuyin's setup) has bucket 0.
+int bucket_of(const Position& pos, const Network& net, Color perspective) {
+    return net.kings.buckets == 1 || !pos.has_king(perspective)
+               ? 0
+               : net.kings.bucket(perspective, pos.king_square(perspective));
+}
+
+// One side's first layer from scratch.
+void refresh_side(const Position& pos, const Network& net, Color persp, Accumulator& acc) {
+    const int bucket = bucket_of(pos, net, persp);
+    int features[SQUARE_NB];
+    int n = 0;
+    for (Bitboard b = pos.pieces(); b;) {
+        const Square s = pop_lsb(b);
+        features[n++] = feature_index(persp, bucket, pos.piece_on(s), s);
     }
+    apply_changes(net, net.ftBias, acc.values[persp], features, n, nullptr, 0);
+    acc.computed[persp] = true;
+}
+
+// Whether the move recorded in `d` took `persp`'s king to another bucket: every input of
+// that side changes then, and its sums are computed afresh.
+bool changes_bucket(const DirtyPieces& d, const Network& net, Color persp) {
+    if (net.kings.buckets == 1) return false;
+    // A king placed on the board (sittuyin) comes from bucket 0, as bucket_of has it.
+    const auto bucket = [&](Square s) { return s == SQ_NONE ? 0 : net.kings.bucket(persp, s); };
+    for (int i = 0; i < d.count; ++i)
+        if (d.piece[i] == make_piece(persp, KING) && bucket(d.from[i]) != bucket(d.to[i]))
+            return true;
+    return false;
+}
+} // namespace
+
+void refresh(const Position& pos, const Network& net, Accumulator& acc) {
+    for (Color persp : {WHITE, BLACK}) refresh_side(pos, net, persp, acc);
 }
 
 const Accumulator& accumulator(const Position& pos, const Network& net) {
     const StateInfo* st = pos.state();
-    // Both sides are brought up to date together, so White's flag stands for both.
-    assert(st->accumulator.computed[WHITE] == st->accumulator.computed[BLACK]);
-    if (st->accumulator.computed[WHITE]) return st->accumulator;
-    // Back to the nearest state whose sums are known, at most MaxWalk moves: past that a
-    // fresh computation is cheaper. A state with no record of its move (a root) stops it.
-    constexpr int MaxWalk = 16;
-    const StateInfo* path[MaxWalk];
-    int n = 0;
-    const StateInfo* s = st;
-    while (!s->accumulator.computed[WHITE]) {
-        if (n == MaxWalk || s->dirty.count < 0 || !s->previous) {
-            refresh(pos, net, st->accumulator);
-            return st->accumulator;
+    // Each side separately: a king's move to another bucket makes its own side's sums
+    // afresh and leaves the other side's to the update.
+    for (Color persp : {WHITE, BLACK}) {
+        if (st->accumulator.computed[persp]) continue;
+        // Back to the nearest state whose sums are known, at most MaxWalk moves: past that
+        // a fresh computation is cheaper. A state with no record of its move (a root), or
+        // a king's move to another bucket, stops it.
+        constexpr int MaxWalk = 16;
+        const StateInfo* path[MaxWalk];
+        int n = 0;
+        const StateInfo* s = st;
+        bool afresh = false;
+        while (!s->accumulator.computed[persp]) {
+            if (n == MaxWalk || s->dirty.count < 0 || !s->previous ||
+                changes_bucket(s->dirty, net, persp)) {
+                afresh = true;
+                break;
+            }
+            path[n++] = s;
+            s = s->previous;
         }
-        path[n++] = s;
-        s = s->previous;
-    }
-    for (int k = n - 1; k >= 0; --k) {
-        const StateInfo* next = path[k];
-        const DirtyPieces& d = next->dirty;
-        assert(d.count >= 0 && d.count <= 3); // a root's -1 stops the walk before here
-        for (Color persp : {WHITE, BLACK}) {
+        if (afresh) {
+            refresh_side(pos, net, persp, st->accumulator);
+            continue;
+        }
+        // No king's move on the path changed its bucket: the bucket is the position's.
+        const int bucket = bucket_of(pos, net, persp);
+        for (int k = n - 1; k >= 0; --k) {
+            const StateInfo* next = path[k];
+            const DirtyPieces& d = next->dirty;
+            assert(d.count >= 0 && d.count <= 3); // a root's -1 stops the walk before here
             int add[3], sub[3], nAdd = 0, nSub = 0;
             for (int i = 0; i < d.count; ++i) {
-                if (d.from[i] != SQ_NONE) sub[nSub++] = feature_index(persp, d.piece[i], d.from[i]);
-                if (d.to[i] != SQ_NONE) add[nAdd++] = feature_index(persp, d.piece[i], d.to[i]);
+                if (d.from[i] != SQ_NONE)
+                    sub[nSub++] = feature_index(persp, bucket, d.piece[i], d.from[i]);
+                if (d.to[i] != SQ_NONE)
+                    add[nAdd++] = feature_index(persp, bucket, d.piece[i], d.to[i]);
             }
             apply_changes(net, s->accumulator.values[persp], next->accumulator.values[persp], add,
                           nAdd, sub, nSub);
             next->accumulator.computed[persp] = true;
+            s = next;
         }
-        s = next;
     }
     return st->accumulator;
 }

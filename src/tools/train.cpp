@@ -82,7 +82,7 @@ float evaluate_features(const FloatNet& net, const int* us, const int* them, int
 // batch touched: the only rows to sum and to clear afterwards.
 struct Gradient {
     FloatNet g;
-    std::vector<uint8_t> touched = std::vector<uint8_t>(InputSize);
+    std::vector<uint8_t> touched = std::vector<uint8_t>(nnue::MaxKingBuckets * InputSize);
     double loss = 0;
 };
 
@@ -94,7 +94,7 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
     int fw[MaxPieces], fb[MaxPieces];
     float* gBias = grad.g.ftBias.data();
     for (const PackedPosition* p = begin; p != end; ++p) {
-        const int n = features(*p, fw, fb, mirror && mirror[p - begin]);
+        const int n = features(*p, fw, fb, mirror && mirror[p - begin], net.kings);
         const bool white = p->side_to_move() == WHITE;
         const int* us = white ? fw : fb;
         const int* them = white ? fb : fw;
@@ -174,7 +174,7 @@ double loss_on(const FloatNet& net, const std::vector<PackedPosition>& data, flo
         for (size_t i = slice_begin(data.size(), t, T); i < slice_begin(data.size(), t + 1, T);
              ++i) {
             const PackedPosition& p = data[i];
-            const int n = features(p, fw, fb);
+            const int n = features(p, fw, fb, false, net.kings);
             const bool white = p.side_to_move() == WHITE;
             const float cp = evaluate_features(net, white ? fw : fb, white ? fb : fw, n);
             const float err = sigmoid(cp / nnue::OutputScale) - target(p, lambda);
@@ -211,6 +211,8 @@ FloatNet FloatNet::random(uint64_t seed) {
 
 FloatNet FloatNet::from(const nnue::Network& q) {
     FloatNet net;
+    net.kings = q.kings;
+    net.ftWeights.resize(size_t(net.rows()) * H);
     for (size_t i = 0; i < net.ftWeights.size(); ++i)
         net.ftWeights[i] = float(q.ftWeights[i]) / nnue::QA;
     for (int i = 0; i < H; ++i) net.ftBias[i] = float(q.ftBias[i]) / nnue::QA;
@@ -224,10 +226,15 @@ FloatNet FloatNet::from(const nnue::Network& q) {
 float FloatNet::evaluate(const Position& pos) const {
     int fw[SQUARE_NB], fb[SQUARE_NB];
     int n = 0;
+    // No king yet (sittuyin's setup): bucket 0, as the engine has it.
+    const auto bucket = [&](Color c) {
+        return pos.has_king(c) ? kings.bucket(c, pos.king_square(c)) : 0;
+    };
+    const int bw = bucket(WHITE), bb = bucket(BLACK);
     for (Bitboard b = pos.pieces(); b; ++n) {
         const Square s = pop_lsb(b);
-        fw[n] = nnue::feature_index(WHITE, pos.piece_on(s), s);
-        fb[n] = nnue::feature_index(BLACK, pos.piece_on(s), s);
+        fw[n] = nnue::feature_index(WHITE, bw, pos.piece_on(s), s);
+        fb[n] = nnue::feature_index(BLACK, bb, pos.piece_on(s), s);
     }
     const bool white = pos.side_to_move() == WHITE;
     return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
@@ -235,13 +242,14 @@ float FloatNet::evaluate(const Position& pos) const {
 
 float FloatNet::evaluate(const PackedPosition& p) const {
     int fw[MaxPieces], fb[MaxPieces];
-    const int n = features(p, fw, fb);
+    const int n = features(p, fw, fb, false, kings);
     const bool white = p.side_to_move() == WHITE;
     return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
 }
 
 nnue::Network FloatNet::quantise() const {
     nnue::Network q;
+    q.kings = kings;
     const auto round = [](float v, float scale, int limit) {
         return int16_t(std::clamp<long>(std::lround(double(v) * scale), -limit, limit));
     };
@@ -272,7 +280,7 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
     int fw[MaxPieces], fb[MaxPieces];
     for (size_t j = 0; j < M; ++j) {
         const PackedPosition& p = sample[j];
-        const int n = features(p, fw, fb);
+        const int n = features(p, fw, fb, false, kings);
         const bool white = p.side_to_move() == WHITE;
         const int b = bucketOf[j] = nnue::output_bucket(n);
         const int16_t* w = q.outWeights + nnue::output_offset(b);
@@ -339,18 +347,57 @@ void FloatNet::clip() {
     for (float& w : outWeights) w = std::clamp(w, -OutLimit, OutLimit);
 }
 
+void FloatNet::spread(const nnue::KingLayout& layout) {
+    assert(kings.buckets == 1 && layout.buckets >= 1 && layout.buckets <= nnue::MaxKingBuckets);
+    const size_t rowsPerBucket = size_t(InputSize) * H;
+    ftWeights.resize(rowsPerBucket * size_t(layout.buckets));
+    for (int b = 1; b < layout.buckets; ++b)
+        std::copy_n(ftWeights.begin(), rowsPerBucket,
+                    ftWeights.begin() + std::ptrdiff_t(rowsPerBucket * size_t(b)));
+    kings = layout;
+}
+
 // --- Records ---------------------------------------------------------------------------
 
-int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces], bool mirror) {
+int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces], bool mirror,
+             const nnue::KingLayout& kings) {
+    int bw = 0, bb = 0;
+    if (kings.buckets > 1)
+        p.for_each_piece([&](Piece pc, Square s) {
+            if (type_of(pc) != KING) return;
+            if (mirror) s = flip_file(s);
+            (color_of(pc) == WHITE ? bw : bb) = kings.bucket(color_of(pc), s);
+        });
     int n = 0;
     p.for_each_piece([&](Piece pc, Square s) {
         assert(n < MaxPieces);
         if (mirror) s = flip_file(s);
-        white[n] = nnue::feature_index(WHITE, pc, s);
-        black[n] = nnue::feature_index(BLACK, pc, s);
+        white[n] = nnue::feature_index(WHITE, bw, pc, s);
+        black[n] = nnue::feature_index(BLACK, bb, pc, s);
         ++n;
     });
     return n;
+}
+
+bool king_layout(const std::string& name, nnue::KingLayout& out) {
+    // Squares from the king's own side: rank 0 is its first rank.
+    const auto make = [&](int buckets, auto bucketOf) {
+        out.buckets = buckets;
+        for (int s = 0; s < SQUARE_NB; ++s)
+            out.of[s] = uint8_t(bucketOf(rank_of(Square(s)), file_of(Square(s))));
+        return true;
+    };
+    if (name == "none") return make(1, [](Rank, File) { return 0; });
+    // At home on the first two ranks, or out.
+    if (name == "home") return make(2, [](Rank r, File) { return r <= RANK_2 ? 0 : 1; });
+    // The first rank, the second, further up.
+    if (name == "ranks")
+        return make(3, [](Rank r, File) { return r == RANK_1 ? 0 : r == RANK_2 ? 1 : 2; });
+    // The home ranks or out, on the king's starting half (files a-d) or the other.
+    if (name == "quarters")
+        return make(4,
+                    [](Rank r, File f) { return (r <= RANK_2 ? 0 : 2) + (f <= FILE_D ? 0 : 1); });
+    return false;
 }
 
 std::optional<std::string> load(const std::string& file, std::vector<PackedPosition>& out) {
@@ -400,7 +447,7 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
     int fw[MaxPieces], fb[MaxPieces];
     auto acc = std::make_unique<nnue::Accumulator>();
     for (const PackedPosition& p : data) {
-        const int n = features(p, fw, fb);
+        const int n = features(p, fw, fb, false, q.kings);
         // The sums as nnue::refresh makes them (int32, then int16: no overflow within the
         // bounds), then the engine's own output layer.
         for (Color c : {WHITE, BLACK}) {
@@ -463,6 +510,7 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
     const size_t T = size_t(std::max(1, opt.threads));
     search::ThreadPool pool(T);
     std::vector<Gradient> grads(T);
+    for (Gradient& g : grads) g.g.ftWeights.resize(net.ftWeights.size()); // every king bucket
     Adam adamFtW(net.ftWeights.size()), adamFtB(H), adamOutW(net.outWeights.size()),
         adamOutB(net.outBias.size());
     // A stream of its own: the validation split used the seed as it is.
@@ -503,7 +551,7 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
             Gradient& g = grads[0];
             for (size_t t = 1; t < T; ++t) {
                 Gradient& o = grads[t];
-                for (int r = 0; r < InputSize; ++r) {
+                for (int r = 0; r < net.rows(); ++r) {
                     if (!o.touched[r]) continue;
                     float* __restrict dst = g.g.ftWeights.data() + size_t(r) * H;
                     float* __restrict src = o.g.ftWeights.data() + size_t(r) * H;
@@ -531,7 +579,7 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
             adamOutB.update(net.outBias.data(), g.g.outBias.data(), net.outBias.size(), lr, 0, step,
                             1e6f);
             epochLoss += g.loss;
-            for (int r = 0; r < InputSize; ++r)
+            for (int r = 0; r < net.rows(); ++r)
                 if (g.touched[r]) {
                     std::fill_n(g.g.ftWeights.data() + size_t(r) * H, H, 0.0f);
                     g.touched[r] = 0;
@@ -603,10 +651,20 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         ->check(CLI::Range(uint64_t(0), uint64_t(9e15)))
         ->capture_default_str();
     app.add_option("--init", initFile, "a net file to start from instead of random weights");
+    std::string layoutName;
+    app.add_option("--king-buckets", layoutName,
+                   "copies of the first layer by where each side's king stands: none, home, "
+                   "ranks or quarters (docs/nnue.md; default: none, or the --init net's)");
     app.add_flag("--mirror", opt.mirror,
                  "train half the records of each epoch turned over left to right (a <-> h)");
     if (auto exit = parse_args(app, args, std::cout, log)) return *exit;
 
+    nnue::KingLayout layout;
+    if (!layoutName.empty() && !king_layout(layoutName, layout)) {
+        log << "train: --king-buckets: no layout named " << layoutName
+            << " (none, home, ranks, quarters)\n";
+        return 2;
+    }
     std::vector<PackedPosition> data;
     for (const std::string& f : files)
         if (auto error = load(f, data)) {
@@ -633,6 +691,18 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         }
         net = FloatNet::from(*loaded.net);
         log << "train: starting from " << loaded.name << "\n";
+    }
+    if (!layoutName.empty() &&
+        (net.kings.buckets != layout.buckets ||
+         !std::equal(std::begin(layout.of), std::end(layout.of), std::begin(net.kings.of)))) {
+        if (net.kings.buckets != 1) {
+            log << "train: --init's net has " << net.kings.buckets
+                << " king buckets in another layout; it can continue only in its own\n";
+            return 2;
+        }
+        net.spread(layout);
+        log << "train: king buckets " << layoutName << " (" << layout.buckets
+            << "), each a copy of the first layer\n";
     }
     log << "train: " << opt.epochs << " epochs, batch " << opt.batch << ", lr " << opt.lr
         << " (cosine to lr/100), lambda " << opt.lambda << ", decay " << opt.decay << ", "

@@ -36,6 +36,16 @@ std::unique_ptr<nnue::Network> random_net(uint64_t seed) {
     return net;
 }
 
+// The same with king buckets: three copies of the first layer, the bucket changing with
+// most of a king's steps (by square, in a pattern no real layout has), so that refreshes
+// and updates alternate.
+std::unique_ptr<nnue::Network> bucketed_net(uint64_t seed) {
+    auto net = random_net(seed);
+    net->kings.buckets = 3;
+    for (int s = 0; s < SQUARE_NB; ++s) net->kings.of[s] = uint8_t((s + s / 8) % 3);
+    return net;
+}
+
 bool same_sums(const nnue::Accumulator& a, const nnue::Accumulator& b) {
     for (Color c : {WHITE, BLACK})
         for (int i = 0; i < nnue::HiddenSize; ++i)
@@ -65,7 +75,9 @@ std::string temp_file(const std::string& name, const std::string& bytes) {
 
 TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "[nnue]") {
     testutil::init();
-    const auto net = random_net(1);
+    const bool buckets = GENERATE(false, true);
+    INFO((buckets ? "king buckets" : "one bucket"));
+    const auto net = buckets ? bucketed_net(1) : random_net(1);
     std::mt19937_64 rng(2024);
     for (const std::string& name : variant_names()) {
         INFO("game " << name);
@@ -117,7 +129,8 @@ TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "
 
 TEST_CASE("nnue: a copied position evaluates as its original", "[nnue]") {
     testutil::init();
-    const auto net = random_net(3);
+    const bool buckets = GENERATE(false, true);
+    const auto net = buckets ? bucketed_net(3) : random_net(3);
     StateInfo a, b;
     Position pos, copy;
     REQUIRE(!pos.set("r1sm1snr/4k3/p1pppp1p/1p4p1/3P4/PPP1PPPP/4K3/RNSM1SNR w - - 0 8",
@@ -196,6 +209,43 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
         for (GameNet b : BuiltInNets)
             if (a != b) CHECK(nnue::embedded_name(a) != nnue::embedded_name(b));
     CHECK(nnue::embedded_named("nn-000000000000.nnue") == GameNet::None);
+}
+
+TEST_CASE("nnue: a net with king buckets round-trips, and its buckets are checked", "[nnue]") {
+    testutil::init();
+    const auto net = bucketed_net(9);
+    const std::string bytes = nnue::serialise(*net);
+    // Version 3: the bucket count and map after the header, then three copies of the rows.
+    CHECK(bytes[8] == 3);
+    CHECK(bytes.size() == nnue::serialise(*random_net(9)).size() + 4 + 64 +
+                              2 * size_t(2) * nnue::InputSize * nnue::HiddenSize);
+    auto back = std::make_unique<nnue::Network>();
+    REQUIRE(!nnue::parse(bytes, *back));
+    CHECK(back->kings.buckets == 3);
+    CHECK(std::equal(std::begin(back->kings.of), std::end(back->kings.of), net->kings.of));
+    CHECK(nnue::serialise(*back) == bytes);
+    // It scores as the net it was written from.
+    StateInfo st;
+    Position pos;
+    REQUIRE(!pos.set("r1sm1snr/4k3/p1pppp1p/1p4p1/3P4/PPP1PPPP/4K3/RNSM1SNR w - - 0 8",
+                     default_variant(), &st));
+    CHECK(nnue::evaluate(pos, *back) == nnue::evaluate(pos, *net));
+    // A bucket past the count, no bucket, too many, a cut file: refused, the net kept.
+    const size_t header = 8 + 7 * 4;
+    std::string badMap = bytes;
+    badMap[header + 4 + 10] = 3;
+    CHECK(nnue::parse(badMap, *back));
+    for (uint8_t count : {0, nnue::MaxKingBuckets + 1}) {
+        std::string badCount = bytes;
+        badCount[header] = char(count);
+        CHECK(nnue::parse(badCount, *back));
+    }
+    CHECK(nnue::parse(bytes.substr(0, header + 20), *back));
+    CHECK(nnue::parse(bytes.substr(0, bytes.size() - 2), *back));
+    std::string badVersion = bytes;
+    badVersion[8] = 4;
+    CHECK(nnue::parse(badVersion, *back));
+    CHECK(nnue::serialise(*back) == bytes);
 }
 
 TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net stays",

@@ -16,8 +16,12 @@ namespace nnue {
 
 // The quantised network the engine evaluates with (integer inference).
 struct Network {
-    // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA).
-    alignas(64) int16_t ftWeights[InputSize * HiddenSize];
+    // Which copy of the first layer each side's king square picks (one copy unless the
+    // file has king buckets).
+    KingLayout kings;
+    // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA),
+    // feature_index's rows; the rows past kings.buckets copies are unused.
+    alignas(64) int16_t ftWeights[MaxKingBuckets * InputSize * HiddenSize];
     alignas(64) int16_t ftBias[HiddenSize]; // x QA
     // Bucket b's output layer (output_bucket): outWeights[output_offset(b) + i] for the side
     // to move's units, [output_offset(b) + HiddenSize + i] for the other side's (x QB).
@@ -26,11 +30,14 @@ struct Network {
 };
 
 // The net file: "KHUNNNUE", then u32 version, input size, hidden size, output buckets, QA,
-// QB and output scale, then the arrays of Network in order (little-endian int16, the
-// biases int32), then nothing. Anything else is a damaged or foreign file. (Version 1 had
-// no output buckets.)
+// QB and output scale; version 3 then has the number of king buckets (u32) and each own
+// king square's bucket (64 bytes, from the king's side). Then the arrays of Network in
+// order (little-endian int16, the first layer's rows for each king bucket in turn, the
+// biases int32), then nothing. Anything else is a damaged or foreign file. Version 2 is a
+// net of one king bucket and is what a net of one bucket is written as; version 1 had no
+// output buckets.
 constexpr char FileMagic[8] = {'K', 'H', 'U', 'N', 'N', 'N', 'U', 'E'};
-constexpr uint32_t FileVersion = 2;
+constexpr uint32_t FileVersion = 3;
 
 // The file's bytes for `net`.
 [[nodiscard]] std::string serialise(const Network& net);

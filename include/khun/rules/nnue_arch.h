@@ -17,7 +17,7 @@ namespace nnue {
 // board from its own side: Black's squares are turned half a turn (sq ^ 63), the
 // symmetry of Makruk's start position (kings on d1 and e8).
 constexpr int PieceKinds = KING;                      // PAWN..KING
-constexpr int InputSize = 2 * PieceKinds * SQUARE_NB; // 896
+constexpr int InputSize = 2 * PieceKinds * SQUARE_NB; // 896, in each king bucket below
 // The hidden layer: one accumulator of this many int16 per side.
 constexpr int HiddenSize = 256;
 // Quantisation: the first layer's weights and sums are scaled by QA (a sum of 1.0 is
@@ -40,12 +40,29 @@ constexpr int OutputBuckets = 8;
 // weights, then the other side's.
 [[nodiscard]] constexpr size_t output_offset(int bucket) { return size_t(bucket) * 2 * HiddenSize; }
 
-[[nodiscard]] constexpr int feature_index(Color perspective, Piece pc, Square s) {
+// King buckets: a net may keep several copies of the first layer's weights and use, for
+// each side, the copy chosen by where that side's own king stands (seen from its side), so
+// that what a piece is worth can depend on where the king is. The layout is the net's (its
+// file says which copy each square uses); a net of one bucket is the plain 896 inputs.
+constexpr int MaxKingBuckets = 4;
+struct KingLayout {
+    int buckets = 1;
+    uint8_t of[SQUARE_NB] = {}; // the bucket of each square of the own king, from its side
+    [[nodiscard]] constexpr int bucket(Color perspective, Square ksq) const {
+        assert(is_ok(ksq));
+        return of[perspective == WHITE ? int(ksq) : int(ksq) ^ 63];
+    }
+};
+
+// The input of piece pc on s for `perspective`, whose own king is in king bucket `bucket`:
+// a row of the first layer's weights.
+[[nodiscard]] constexpr int feature_index(Color perspective, int bucket, Piece pc, Square s) {
     // No piece, or a kind past KING, would read another feature's weights.
     assert(type_of(pc) >= PAWN && type_of(pc) <= KING && is_ok(s));
+    assert(bucket >= 0 && bucket < MaxKingBuckets);
     const int own = color_of(pc) == perspective ? 0 : 1;
     const int sq = perspective == WHITE ? int(s) : int(s) ^ 63;
-    return (own * PieceKinds + (int(type_of(pc)) - 1)) * SQUARE_NB + sq;
+    return bucket * InputSize + (own * PieceKinds + (int(type_of(pc)) - 1)) * SQUARE_NB + sq;
 }
 
 // Up to three pieces change with a move: the mover (from -> to), a captured piece (-> none),

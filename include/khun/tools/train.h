@@ -31,6 +31,7 @@ constexpr float OutLimit = float(OutQuantMax) / nnue::QB; // 1.98
 // QA there and one unit of an output weight QB. Its output, times OutputScale, is the
 // score in centipawns for the side to move.
 struct FloatNet {
+    nnue::KingLayout kings; // which first-layer copy each side's king picks (nnue_arch.h)
     std::vector<float> ftWeights = std::vector<float>(size_t(nnue::InputSize) * nnue::HiddenSize);
     std::vector<float> ftBias = std::vector<float>(nnue::HiddenSize);
     std::vector<float> outWeights = std::vector<float>(nnue::output_offset(nnue::OutputBuckets));
@@ -59,14 +60,24 @@ struct FloatNet {
     [[nodiscard]] nnue::Network quantise(const std::vector<PackedPosition>& sample) const;
     // Keeps every weight within the bounds above (what quantise() would clip).
     void clip();
+    // Gives a net of one king bucket the buckets of `layout`, each a copy of its first
+    // layer: it scores every position as before, and training lets the copies part.
+    void spread(const nnue::KingLayout& layout);
+    // The first layer's rows: InputSize for each king bucket.
+    [[nodiscard]] int rows() const { return kings.buckets * nnue::InputSize; }
 };
 
-// The features of a position's pieces seen from each side (feature_index of nnue_arch.h);
-// returns how many pieces there are. `p` must be valid (PackedPosition::damage()). With
-// `mirror`, those of the position turned over left to right (file a <-> h): the family's
-// rules have no file of their own, so that position is worth the same to the side to move.
+// The features of a position's pieces seen from each side (feature_index of nnue_arch.h,
+// in the king buckets of `kings`); returns how many pieces there are. `p` must be valid
+// (PackedPosition::damage()). With `mirror`, those of the position turned over left to
+// right (file a <-> h): the family's rules have no file of their own, so that position is
+// worth the same to the side to move.
 int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces],
-             bool mirror = false);
+             bool mirror = false, const nnue::KingLayout& kings = {});
+
+// The king bucket layouts `khun train --king-buckets` knows, by name ("none" is one
+// bucket); false for a name it does not know.
+[[nodiscard]] bool king_layout(const std::string& name, nnue::KingLayout& out);
 
 // Appends the records of `file` to `out`; on error (unreadable, a size that is not a
 // multiple of 32, a damaged record) returns why and appends nothing.
