@@ -43,8 +43,8 @@ constexpr uint32_t HeaderFields[] = {2, InputSize, HiddenSize, OutputBuckets, QA
 constexpr size_t HeaderSize = sizeof FileMagic + sizeof HeaderFields;
 // The king buckets' count and map (version 3 only).
 constexpr size_t LayoutSize = 4 + SQUARE_NB;
-[[nodiscard]] constexpr size_t file_size(int kingBuckets) {
-    return HeaderSize + (kingBuckets > 1 ? LayoutSize : 0) +
+[[nodiscard]] constexpr size_t file_size(uint32_t version, int kingBuckets) {
+    return HeaderSize + (version >= 3 ? LayoutSize : 0) +
            2 * (size_t(kingBuckets) * InputSize * HiddenSize + HiddenSize +
                 output_offset(OutputBuckets)) +
            4 * OutputBuckets;
@@ -147,7 +147,7 @@ std::string serialise(const Network& net) {
     for (int16_t v : net.ftBias) put(out, uint16_t(v));
     for (int16_t v : net.outWeights) put(out, uint16_t(v));
     for (int32_t v : net.outBias) put(out, uint32_t(v));
-    assert(out.size() == file_size(v2 ? 1 : net.kings.buckets));
+    assert(out.size() == file_size(v2 ? 2 : FileVersion, net.kings.buckets));
     return out;
 }
 
@@ -179,7 +179,7 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
             if ((b = get<uint8_t>(p)) >= k)
                 return std::string("net file has a king square in a bucket it does not have");
     }
-    if (const size_t expected = file_size(net->kings.buckets); bytes.size() != expected)
+    if (const size_t expected = file_size(version, net->kings.buckets); bytes.size() != expected)
         return "net file is " + std::to_string(bytes.size()) + " bytes, expected " +
                std::to_string(expected) + " (damaged or truncated)";
     const size_t rows = size_t(net->kings.buckets) * InputSize * HiddenSize;

@@ -246,6 +246,14 @@ TEST_CASE("nnue: a net with king buckets round-trips, and its buckets are checke
     badVersion[8] = 4;
     CHECK(nnue::parse(badVersion, *back));
     CHECK(nnue::serialise(*back) == bytes);
+    // Version 3 with one bucket is the version-2 net, which is how it is written back.
+    const std::string v2 = nnue::serialise(*random_net(9));
+    std::string one = v2.substr(0, header) + std::string("\1\0\0\0", 4) +
+                      std::string(SQUARE_NB, '\0') + v2.substr(header);
+    one[8] = 3;
+    REQUIRE(!nnue::parse(one, *back));
+    CHECK(back->kings.buckets == 1);
+    CHECK(nnue::serialise(*back) == v2);
 }
 
 TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net stays",
