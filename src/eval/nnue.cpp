@@ -272,18 +272,15 @@ Loaded load_file(const std::string& path) {
     return r;
 }
 
-namespace {
-// The king bucket `perspective`'s inputs use in pos.
-// A side without a king on the board (sittuyin's setup) has bucket 0.
-int bucket_of(const Position& pos, const Network& net, Color perspective) {
-    return net.kings.buckets == 1 || !pos.has_king(perspective)
-               ? 0
-               : net.kings.bucket(perspective, pos.king_square(perspective));
+int king_bucket(const Position& pos, const KingLayout& kings, Color c) {
+    return kings.buckets == 1 ? 0 : kings.bucket(c, pos.has_king(c) ? pos.king_square(c) : SQ_NONE);
 }
+
+namespace {
 
 // One side's first layer from scratch.
 void refresh_side(const Position& pos, const Network& net, Color persp, Accumulator& acc) {
-    const int bucket = bucket_of(pos, net, persp);
+    const int bucket = king_bucket(pos, net.kings, persp);
     int features[SQUARE_NB];
     int n = 0;
     for (Bitboard b = pos.pieces(); b;) {
@@ -298,10 +295,10 @@ void refresh_side(const Position& pos, const Network& net, Color persp, Accumula
 // that side changes then, and its sums are computed afresh.
 bool changes_bucket(const DirtyPieces& d, const Network& net, Color persp) {
     if (net.kings.buckets == 1) return false;
-    // A king placed on the board (sittuyin) comes from bucket 0, as bucket_of has it.
-    const auto bucket = [&](Square s) { return s == SQ_NONE ? 0 : net.kings.bucket(persp, s); };
+    // A king placed on the board (sittuyin) comes from SQ_NONE, bucket 0.
     for (int i = 0; i < d.count; ++i)
-        if (d.piece[i] == make_piece(persp, KING) && bucket(d.from[i]) != bucket(d.to[i]))
+        if (d.piece[i] == make_piece(persp, KING) &&
+            net.kings.bucket(persp, d.from[i]) != net.kings.bucket(persp, d.to[i]))
             return true;
     return false;
 }
@@ -339,7 +336,7 @@ const Accumulator& accumulator(const Position& pos, const Network& net) {
             continue;
         }
         // No king's move on the path changed its bucket: the bucket is the position's.
-        const int bucket = bucket_of(pos, net, persp);
+        const int bucket = king_bucket(pos, net.kings, persp);
         for (int k = n - 1; k >= 0; --k) {
             const StateInfo* next = path[k];
             const DirtyPieces& d = next->dirty;

@@ -82,7 +82,7 @@ float evaluate_features(const FloatNet& net, const int* us, const int* them, int
 // batch touched: the only rows to sum and to clear afterwards.
 struct Gradient {
     FloatNet g;
-    std::vector<uint8_t> touched = std::vector<uint8_t>(nnue::MaxKingBuckets * InputSize);
+    std::vector<uint8_t> touched; // sized by fit() to the net's rows
     double loss = 0;
 };
 
@@ -226,11 +226,7 @@ FloatNet FloatNet::from(const nnue::Network& q) {
 float FloatNet::evaluate(const Position& pos) const {
     int fw[SQUARE_NB], fb[SQUARE_NB];
     int n = 0;
-    // No king yet (sittuyin's setup): bucket 0, as the engine has it.
-    const auto bucket = [&](Color c) {
-        return pos.has_king(c) ? kings.bucket(c, pos.king_square(c)) : 0;
-    };
-    const int bw = bucket(WHITE), bb = bucket(BLACK);
+    const int bw = nnue::king_bucket(pos, kings, WHITE), bb = nnue::king_bucket(pos, kings, BLACK);
     for (Bitboard b = pos.pieces(); b; ++n) {
         const Square s = pop_lsb(b);
         fw[n] = nnue::feature_index(WHITE, bw, pos.piece_on(s), s);
@@ -349,11 +345,11 @@ void FloatNet::clip() {
 
 void FloatNet::spread(const nnue::KingLayout& layout) {
     assert(kings.buckets == 1 && layout.buckets >= 1 && layout.buckets <= nnue::MaxKingBuckets);
-    const size_t rowsPerBucket = size_t(InputSize) * H;
-    ftWeights.resize(rowsPerBucket * size_t(layout.buckets));
+    const size_t perBucket = size_t(InputSize) * H; // weights in one copy
+    ftWeights.resize(perBucket * size_t(layout.buckets));
     for (int b = 1; b < layout.buckets; ++b)
-        std::copy_n(ftWeights.begin(), rowsPerBucket,
-                    ftWeights.begin() + std::ptrdiff_t(rowsPerBucket * size_t(b)));
+        std::copy_n(ftWeights.begin(), perBucket,
+                    ftWeights.begin() + std::ptrdiff_t(perBucket * size_t(b)));
     kings = layout;
 }
 
@@ -510,7 +506,10 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
     const size_t T = size_t(std::max(1, opt.threads));
     search::ThreadPool pool(T);
     std::vector<Gradient> grads(T);
-    for (Gradient& g : grads) g.g.ftWeights.resize(net.ftWeights.size()); // every king bucket
+    for (Gradient& g : grads) { // the net's shape, every king bucket
+        g.g.ftWeights.resize(net.ftWeights.size());
+        g.touched.assign(size_t(net.rows()), 0);
+    }
     Adam adamFtW(net.ftWeights.size()), adamFtB(H), adamOutW(net.outWeights.size()),
         adamOutB(net.outBias.size());
     // A stream of its own: the validation split used the seed as it is.

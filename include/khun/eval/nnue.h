@@ -69,6 +69,9 @@ struct Loaded {
 // accumulators up to date from its ancestors' (or computes them afresh).
 [[nodiscard]] int evaluate(const Position& pos, const Network& net);
 
+// The king bucket of `c`'s inputs in pos under `kings` (bucket 0 while c has no king).
+[[nodiscard]] int king_bucket(const Position& pos, const KingLayout& kings, Color c);
+
 // The first layer computed from scratch for `pos` (both sides): what the incremental
 // update must equal; for tests and the refresh.
 void refresh(const Position& pos, const Network& net, Accumulator& acc);

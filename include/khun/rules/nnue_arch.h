@@ -48,7 +48,9 @@ constexpr int MaxKingBuckets = 4;
 struct KingLayout {
     int buckets = 1;
     uint8_t of[SQUARE_NB] = {}; // the bucket of each square of the own king, from its side
+    // SQ_NONE, no king on the board yet (sittuyin's setup), is bucket 0.
     [[nodiscard]] constexpr int bucket(Color perspective, Square ksq) const {
+        if (ksq == SQ_NONE) return 0;
         assert(is_ok(ksq));
         return of[perspective == WHITE ? int(ksq) : int(ksq) ^ 63];
     }
