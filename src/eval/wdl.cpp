@@ -24,9 +24,9 @@ struct Cubics {
 constexpr Cubics Fits[] = {
     // Classical: 52,150 positions, 400 games of commit ba1e6d1's hand-written evaluation.
     {{-2270.1148, 5557.6001, -4434.3748, 1548.4558}, {83.5390, 169.1201, -238.3285, 230.0198}},
-    // Net: 503,787 positions, 4,000 games of nn-fda051d0ccfe; docs/wdl.md checks it on each
+    // Net: 455,410 positions, 3,555 games of nn-5d2b84097041; docs/wdl.md checks it on each
     // net trained further from it.
-    {{-1099.1311, 2935.0593, -2734.0065, 1183.3007}, {447.0549, -676.4093, 260.1851, 175.1869}},
+    {{-89.3675, 729.3600, -1052.0544, 769.5647}, {78.6579, -3.8689, -15.0861, 174.0286}},
     // AseanNet: 453,275 positions, 4,000 asean games of the built-in net nn-27561de1e03b.
     {{-2352.8792, 5577.4313, -4359.6787, 1325.5634}, {187.7862, -23.4037, -213.5699, 260.5909}},
     // MakpongNet: 265,087 positions, 4,000 makpong games of the built-in net nn-28f78125a435.
