@@ -41,19 +41,24 @@ namespace {
 // The header after the magic; the version and, from version 3, the king buckets vary.
 constexpr uint32_t HeaderFields[] = {2, InputSize, HiddenSize, OutputBuckets, QA, QB, OutputScale};
 constexpr size_t HeaderSize = sizeof FileMagic + sizeof HeaderFields;
-// The king buckets' count and map (version 3 only).
+// The king buckets' count and map (from version 3).
 constexpr size_t LayoutSize = 4 + SQUARE_NB;
+constexpr size_t HeadBytes =
+    2 * HeadW1Size + 4 * (2 * size_t(OutputBuckets) * HeadSize + OutputBuckets);
 [[nodiscard]] constexpr size_t file_size(uint32_t version, int kingBuckets) {
     return HeaderSize + (version >= 3 ? LayoutSize : 0) +
            2 * (size_t(kingBuckets) * InputSize * HiddenSize + HiddenSize +
                 output_offset(OutputBuckets)) +
-           4 * OutputBuckets;
+           4 * OutputBuckets + (version >= 4 ? HeadBytes : 0);
 }
-// A layout of one bucket is written as version 2, byte for byte the file of a net made
-// before king buckets.
-[[nodiscard]] bool plain(const KingLayout& k) {
-    return k.buckets == 1 &&
-           std::all_of(std::begin(k.of), std::end(k.of), [](uint8_t b) { return b == 0; });
+// The version a net is written as: the oldest that holds it, so that a net without a
+// head, or of one king bucket, is byte for byte the file it was before those came.
+[[nodiscard]] uint32_t version_of(const Network& net) {
+    if (net.hasHead) return FileVersion;
+    const KingLayout& k = net.kings;
+    const bool plain = k.buckets == 1 && std::all_of(std::begin(k.of), std::end(k.of),
+                                                     [](uint8_t b) { return b == 0; });
+    return plain ? 2 : 3;
 }
 
 template <typename T>
@@ -130,15 +135,147 @@ int32_t screlu_dot(const int16_t* x, const int16_t* w) {
 #endif
 }
 
+// The head's activations of one side's units: clamp(x, 0, QA)^2 >> HeadActShift.
+void head_activations(const int16_t* x, int16_t* a) {
+#if defined(__AVX512BW__)
+    const __m512i zero = _mm512_setzero_si512(), qa = _mm512_set1_epi16(QA);
+    for (int i = 0; i < HiddenSize; i += 32) {
+        const __m512i v = _mm512_min_epi16(
+            _mm512_max_epi16(_mm512_load_si512(reinterpret_cast<const void*>(x + i)), zero), qa);
+        // v * v < 2^16: the low 16 bits are the square, read unsigned by the shift.
+        _mm512_store_si512(reinterpret_cast<void*>(a + i),
+                           _mm512_srli_epi16(_mm512_mullo_epi16(v, v), HeadActShift));
+    }
+#elif defined(__AVX2__)
+    const __m256i zero = _mm256_setzero_si256(), qa = _mm256_set1_epi16(QA);
+    for (int i = 0; i < HiddenSize; i += 16) {
+        const __m256i v = _mm256_min_epi16(
+            _mm256_max_epi16(_mm256_load_si256(reinterpret_cast<const __m256i*>(x + i)), zero), qa);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(a + i),
+                           _mm256_srli_epi16(_mm256_mullo_epi16(v, v), HeadActShift));
+    }
+#else
+    for (int i = 0; i < HiddenSize; ++i) {
+        const int32_t v = std::clamp<int32_t>(x[i], 0, QA);
+        a[i] = int16_t((v * v) >> HeadActShift);
+    }
+#endif
+}
+
+#if defined(__AVX512BW__) || defined(__AVX2__)
+// For each byte, the positions of its set bits, in order (the rest 0): one lookup and one
+// store turn 8 bits of a mask into indices, without a branch.
+struct SetBits {
+    alignas(16) uint16_t of[256][8] = {};
+    constexpr SetBits() {
+        for (int m = 0; m < 256; ++m)
+            for (int bit = 0, k = 0; bit < 8; ++bit)
+                if (m >> bit & 1) of[m][k++] = uint16_t(bit);
+    }
+};
+constexpr SetBits setBits;
+
+// Appends to `list` (at `count`) the indices base..base + 7 whose bit is set in `mask`.
+inline void append_set_bits(uint32_t mask, uint16_t base, uint16_t* list, int& count) {
+    const __m128i idx =
+        _mm_add_epi16(_mm_set1_epi16(int16_t(base)),
+                      _mm_load_si128(reinterpret_cast<const __m128i*>(setBits.of[mask & 0xFF])));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(list + count), idx);
+    count += __builtin_popcount(mask & 0xFF);
+}
+#endif
+
+// What the head adds to the output of bucket `bucket`, in centipawns. Its first layer is
+// the costly part (2 * HiddenSize x HeadSize): it reads the activations in pairs and only
+// the pairs that are not both 0, which a squared clipped ReLU leaves in numbers; their
+// list is made first, without branches, so that the loop over them mispredicts once.
+// Integers throughout, so every instruction set gives the same score (and the same bench).
+int head(const Accumulator& acc, Color stm, int bucket, const Network& net) {
+    static_assert(HeadSize == 16, "one 512-bit or two 256-bit registers of int32 sums");
+    alignas(64) int16_t a[2 * HiddenSize];
+    head_activations(acc.values[stm], a);
+    head_activations(acc.values[~stm], a + HiddenSize);
+    const int16_t* w = net.headW1 + head_w1_index(bucket, 0, 0);
+    const int32_t* b1 = net.headB1 + bucket * HeadSize;
+    alignas(64) int32_t h[HeadSize];
+    // The pair starting at activation 2p as one int32 (a[2p] low, a[2p + 1] high); it is
+    // positive unless both are 0.
+    const auto pair = [&](int p) {
+        int32_t v;
+        std::memcpy(&v, a + 2 * p, sizeof v);
+        return v;
+    };
+#if defined(__AVX512BW__) || defined(__AVX2__)
+    alignas(16) uint16_t active[HiddenSize + 8]; // + 8: a store writes 8 indices
+    int count = 0;
+#if defined(__AVX512BW__)
+    for (int c = 0; c < HiddenSize; c += 16) { // 16 pairs a register
+        const __m512i v = _mm512_load_si512(reinterpret_cast<const void*>(a + 2 * c));
+        const uint32_t mask = _mm512_test_epi32_mask(v, v);
+        append_set_bits(mask, uint16_t(c), active, count);
+        append_set_bits(mask >> 8, uint16_t(c + 8), active, count);
+    }
+    // Two sums, so that each multiply-add waits on the one before the last, not the last.
+    __m512i sum[2] = {_mm512_loadu_si512(reinterpret_cast<const void*>(b1)),
+                      _mm512_setzero_si512()};
+    active[count] = active[count + 1] = 0; // the pair a lone last step adds 0 times
+    for (int k = 0; k < count; k += 2)
+        for (int u = 0; u < 2; ++u) {
+            const int p = active[k + u];
+            const __m512i both = _mm512_set1_epi32(k + u < count ? pair(p) : 0);
+            const __m512i wp =
+                _mm512_load_si512(reinterpret_cast<const void*>(w + p * 2 * HeadSize));
+#if defined(__AVX512VNNI__)
+            sum[u] = _mm512_dpwssd_epi32(sum[u], both, wp);
+#else
+            sum[u] = _mm512_add_epi32(sum[u], _mm512_madd_epi16(both, wp));
+#endif
+        }
+    _mm512_store_si512(reinterpret_cast<void*>(h), _mm512_add_epi32(sum[0], sum[1]));
+#else
+    const __m256i zero = _mm256_setzero_si256();
+    for (int c = 0; c < HiddenSize; c += 8) { // 8 pairs a register
+        const __m256i v = _mm256_load_si256(reinterpret_cast<const __m256i*>(a + 2 * c));
+        append_set_bits(
+            uint32_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, zero)))),
+            uint16_t(c), active, count);
+    }
+    __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1)),
+            hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b1 + 8));
+    for (int k = 0; k < count; ++k) {
+        const int p = active[k];
+        const __m256i both = _mm256_set1_epi32(pair(p));
+        const auto* wp = reinterpret_cast<const __m256i*>(w + p * 2 * HeadSize);
+        lo = _mm256_add_epi32(lo, _mm256_madd_epi16(both, _mm256_load_si256(wp)));
+        hi = _mm256_add_epi32(hi, _mm256_madd_epi16(both, _mm256_load_si256(wp + 1)));
+    }
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h), lo);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h + 8), hi);
+#endif
+#else
+    std::copy_n(b1, HeadSize, h);
+    for (int p = 0; p < HiddenSize; ++p) {
+        if (!pair(p)) continue;
+        const int16_t* wp = w + p * 2 * HeadSize;
+        for (int j = 0; j < HeadSize; ++j)
+            h[j] += a[2 * p] * wp[2 * j] + a[2 * p + 1] * wp[2 * j + 1];
+    }
+#endif
+    int64_t sum2 = 0;
+    for (int j = 0; j < HeadSize; ++j)
+        sum2 += int64_t(std::clamp(h[j], 0, HeadOne)) * net.headW2[bucket * HeadSize + j];
+    return int((sum2 / HeadOne + net.headB2[bucket]) * OutputScale / QH2);
+}
+
 } // namespace
 
 std::string serialise(const Network& net) {
-    const bool v2 = plain(net.kings);
+    const uint32_t version = version_of(net);
     assert(net.kings.buckets >= 1 && net.kings.buckets <= MaxKingBuckets);
     std::string out(FileMagic, sizeof FileMagic);
-    put(out, uint32_t(v2 ? 2 : FileVersion));
+    put(out, version);
     for (size_t i = 1; i < std::size(HeaderFields); ++i) put(out, HeaderFields[i]);
-    if (!v2) {
+    if (version >= 3) {
         put(out, uint32_t(net.kings.buckets));
         for (uint8_t b : net.kings.of) put(out, b);
     }
@@ -147,7 +284,13 @@ std::string serialise(const Network& net) {
     for (int16_t v : net.ftBias) put(out, uint16_t(v));
     for (int16_t v : net.outWeights) put(out, uint16_t(v));
     for (int32_t v : net.outBias) put(out, uint32_t(v));
-    assert(out.size() == file_size(v2 ? 2 : FileVersion, net.kings.buckets));
+    if (version >= 4) {
+        for (int16_t v : net.headW1) put(out, uint16_t(v));
+        for (int32_t v : net.headB1) put(out, uint32_t(v));
+        for (int32_t v : net.headW2) put(out, uint32_t(v));
+        for (int32_t v : net.headB2) put(out, uint32_t(v));
+    }
+    assert(out.size() == file_size(version, net.kings.buckets));
     return out;
 }
 
@@ -157,8 +300,8 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
     const unsigned char* p =
         reinterpret_cast<const unsigned char*>(bytes.data()) + sizeof FileMagic;
     const uint32_t version = get<uint32_t>(p);
-    if (version != 2 && version != FileVersion)
-        return "net file has version " + std::to_string(version) + ", this build reads 2 and " +
+    if (version < 2 || version > FileVersion)
+        return "net file has version " + std::to_string(version) + ", this build reads 2 to " +
                std::to_string(FileVersion);
     const char* names[] = {"version", "input size", "hidden size", "output buckets",
                            "QA",      "QB",         "output scale"};
@@ -167,7 +310,7 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
             return std::string("net file has ") + names[i] + " " + std::to_string(v) +
                    ", this build needs " + std::to_string(HeaderFields[i]);
     auto net = std::make_unique<Network>();
-    if (version == FileVersion) {
+    if (version >= 3) {
         if (bytes.size() < HeaderSize + LayoutSize)
             return std::string("net file ends inside its king buckets (damaged or truncated)");
         const uint32_t k = get<uint32_t>(p);
@@ -190,6 +333,21 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
     // The output layer's 16-bit product v * w needs |w| <= 127 (screlu_dot).
     for (int16_t v : net->outWeights)
         if (v < -127 || v > 127) return std::string("net file has an output weight out of range");
+    if (version >= 4) {
+        net->hasHead = true;
+        for (int16_t& v : net->headW1) v = int16_t(get<uint16_t>(p));
+        for (int32_t& v : net->headB1) v = int32_t(get<uint32_t>(p));
+        for (int32_t& v : net->headW2) v = int32_t(get<uint32_t>(p));
+        for (int32_t& v : net->headB2) v = int32_t(get<uint32_t>(p));
+        // Past the bounds a unit's int32 sum could overflow (nnue_arch.h).
+        const auto outside = [](const auto& a, int32_t bound) {
+            return std::any_of(std::begin(a), std::end(a),
+                               [&](int32_t v) { return v < -bound || v > bound; });
+        };
+        if (outside(net->headW1, HeadW1Max) || outside(net->headB1, HeadB1Max) ||
+            outside(net->headW2, HeadW2Max) || outside(net->headB2, HeadB2Max))
+            return std::string("net file has a head weight out of range");
+    }
     std::memcpy(&out, net.get(), sizeof out);
     return std::nullopt;
 }
@@ -362,7 +520,8 @@ int output(const Accumulator& acc, Color stm, int pieces, const Network& net) {
     const int16_t* w = net.outWeights + output_offset(bucket);
     const int64_t sum =
         int64_t(screlu_dot(acc.values[stm], w)) + screlu_dot(acc.values[~stm], w + HiddenSize);
-    return int((sum / QA + net.outBias[bucket]) * OutputScale / (QA * QB));
+    const int linear = int((sum / QA + net.outBias[bucket]) * OutputScale / (QA * QB));
+    return net.hasHead ? linear + head(acc, stm, bucket, net) : linear;
 }
 
 #ifndef NDEBUG

@@ -10,6 +10,7 @@
 #include "khun/tools/progress.h"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <chrono>
 #include <cmath>
@@ -52,22 +53,53 @@ void accumulate(const FloatNet& net, const int* f, int n, float* __restrict acc)
     }
 }
 
+// The head's units before their clamp (`h`), from the activations `a` (the side to
+// move's 2 * H, then the other side's) through bucket `bucket`. A unit at 0 adds nothing:
+// skipped, as the engine skips them.
+constexpr int L = nnue::HeadSize;
+void head_units(const FloatNet& net, const float* a, int bucket, float* h) {
+    std::copy_n(net.headB1.data() + size_t(bucket) * L, L, h);
+    const float* W1 = net.headW1.data() + size_t(bucket) * 2 * H * L;
+    for (int i = 0; i < 2 * H; ++i) {
+        if (a[i] == 0) continue;
+        const float* __restrict row = W1 + size_t(i) * L;
+        for (int j = 0; j < L; ++j) h[j] += a[i] * row[j];
+    }
+}
+
+// What the head adds to the output before OutputScale, from its units.
+float head_output(const FloatNet& net, const float* h, int bucket) {
+    float sum = net.headB2[size_t(bucket)];
+    const float* W2 = net.headW2.data() + size_t(bucket) * L;
+    for (int j = 0; j < L; ++j) sum += std::clamp(h[j], 0.0f, 1.0f) * W2[j];
+    return sum;
+}
+
 // The output before OutputScale from both sides' sums (`us` the side to move's) through
-// output bucket `bucket`, and the activations clamp(x, 0, 1)^2 in `aUs`, `aThem` when asked.
+// output bucket `bucket`; the activations clamp(x, 0, 1)^2 in `a` (2 * H) and the head's
+// units in `h` when asked.
 float output(const FloatNet& net, const float* us, const float* them, int bucket,
-             float* aUs = nullptr, float* aThem = nullptr) {
+             float* a = nullptr, float* h = nullptr) {
     const float* w = net.outWeights.data() + nnue::output_offset(bucket);
+    alignas(64) float act[2 * H];
     float part[Lanes] = {};
     for (int i = 0; i < H; i += Lanes)
         for (int j = 0; j < Lanes; ++j) {
             const float u = std::clamp(us[i + j], 0.0f, 1.0f),
                         t = std::clamp(them[i + j], 0.0f, 1.0f);
             const float au = u * u, at = t * t;
-            if (aUs) aUs[i + j] = au, aThem[i + j] = at;
+            act[i + j] = au, act[H + i + j] = at;
             part[j] += au * w[i + j] + at * w[H + i + j];
         }
     float sum = net.outBias[size_t(bucket)];
     for (float p : part) sum += p;
+    if (a) std::copy_n(act, 2 * H, a);
+    if (net.has_head()) {
+        float units[L];
+        head_units(net, act, bucket, units);
+        sum += head_output(net, units, bucket);
+        if (h) std::copy_n(units, L, h);
+    }
     return sum;
 }
 
@@ -90,9 +122,10 @@ struct Gradient {
 // begin[k] is turned over left to right where `mirror` is given and mirror[k] is set.
 void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosition* end,
               const uint8_t* mirror, float lambda, float scale, Gradient& grad) {
-    alignas(64) float accUs[H], accThem[H], aUs[H], aThem[H], dUs[H], dThem[H];
+    alignas(64) float accUs[H], accThem[H], a[2 * H], dUs[H], dThem[H], da[2 * H], h[L], dh[L];
     int fw[MaxPieces], fb[MaxPieces];
     float* gBias = grad.g.ftBias.data();
+    const bool head = net.has_head();
     for (const PackedPosition* p = begin; p != end; ++p) {
         const int n = features(*p, fw, fb, mirror && mirror[p - begin], net.kings);
         const bool white = p->side_to_move() == WHITE;
@@ -103,19 +136,43 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
         const float* w = net.outWeights.data() + nnue::output_offset(bucket);
         accumulate(net, us, n, accUs);
         accumulate(net, them, n, accThem);
-        const float out = output(net, accUs, accThem, bucket, aUs, aThem);
+        const float out = output(net, accUs, accThem, bucket, a, h);
         const float s = sigmoid(out), err = s - target(*p, lambda);
         grad.loss += double(err) * err;
         // d(err^2)/d(out), times the batch's 1/size.
         const float g = 2 * err * s * (1 - s) * scale;
         grad.g.outBias[size_t(bucket)] += g;
+        // d(out)/d(activation): the output weight, plus the head's share.
+        for (int i = 0; i < 2 * H; ++i) da[i] = g * w[i];
+        if (head) {
+            const size_t b = size_t(bucket);
+            const float* W1 = net.headW1.data() + b * 2 * H * L;
+            const float* W2 = net.headW2.data() + b * L;
+            float* gW1 = grad.g.headW1.data() + b * 2 * H * L;
+            grad.g.headB2[b] += g;
+            // d/d(W2) is the clamped unit; d/d(unit) is W2 inside (0, 1), 0 outside.
+            for (int j = 0; j < L; ++j) {
+                grad.g.headW2[b * L + j] += g * std::clamp(h[j], 0.0f, 1.0f);
+                dh[j] = h[j] > 0 && h[j] < 1 ? g * W2[j] : 0.0f;
+                grad.g.headB1[b * L + j] += dh[j];
+            }
+            // An activation at 0 neither learns in the head nor passes anything back.
+            for (int i = 0; i < 2 * H; ++i) {
+                if (a[i] == 0) continue;
+                const float* __restrict row = W1 + size_t(i) * L;
+                float* __restrict gRow = gW1 + size_t(i) * L;
+                float back = 0;
+                for (int j = 0; j < L; ++j) back += row[j] * dh[j], gRow[j] += a[i] * dh[j];
+                da[i] += back;
+            }
+        }
         for (int i = 0; i < H; ++i) {
-            gOut[i] += g * aUs[i];
-            gOut[H + i] += g * aThem[i];
+            gOut[i] += g * a[i];
+            gOut[H + i] += g * a[H + i];
             // d(clamp(x,0,1)^2)/dx = 2x inside (0, 1), 0 outside.
             const float xu = accUs[i], xt = accThem[i];
-            dUs[i] = xu > 0 && xu < 1 ? g * w[i] * 2 * xu : 0.0f;
-            dThem[i] = xt > 0 && xt < 1 ? g * w[H + i] * 2 * xt : 0.0f;
+            dUs[i] = xu > 0 && xu < 1 ? da[i] * 2 * xu : 0.0f;
+            dThem[i] = xt > 0 && xt < 1 ? da[H + i] * 2 * xt : 0.0f;
             gBias[i] += dUs[i] + dThem[i];
         }
         for (int k = 0; k < n; ++k) {
@@ -150,17 +207,6 @@ struct Adam {
     }
 };
 
-// Fisher-Yates with the project's generator (std::shuffle's result differs between
-// standard libraries).
-template <typename T>
-void shuffle(std::vector<T>& v, Prng& rng) {
-    for (size_t i = v.size(); i > 1; --i) {
-        const size_t j = size_t((unsigned __int128)rng.next() * i >> 64);
-        std::swap(v[i - 1], v[j]);
-    }
-}
-
-// [begin, end) of slice t of n items cut in `slices`.
 size_t slice_begin(size_t n, size_t t, size_t slices) { return n * t / slices; }
 
 double loss_on(const FloatNet& net, const std::vector<PackedPosition>& data, float lambda,
@@ -220,7 +266,33 @@ FloatNet FloatNet::from(const nnue::Network& q) {
         net.outWeights[i] = float(q.outWeights[i]) / nnue::QB;
     for (size_t b = 0; b < net.outBias.size(); ++b)
         net.outBias[b] = float(double(q.outBias[b]) / (nnue::QA * nnue::QB));
+    if (q.hasHead) {
+        net.headW1.resize(nnue::HeadW1Size);
+        for (int b = 0; b < nnue::OutputBuckets; ++b)
+            for (int i = 0; i < 2 * H; ++i)
+                for (int j = 0; j < L; ++j)
+                    net.headW1[(size_t(b) * 2 * H + size_t(i)) * L + size_t(j)] =
+                        float(q.headW1[nnue::head_w1_index(b, i, j)]) / nnue::QH;
+        const auto scaled = [](const auto& from, float scale) {
+            std::vector<float> v;
+            for (int32_t x : from) v.push_back(float(double(x) / scale));
+            return v;
+        };
+        net.headB1 = scaled(q.headB1, float(nnue::HeadOne));
+        net.headW2 = scaled(q.headW2, float(nnue::QH2));
+        net.headB2 = scaled(q.headB2, float(nnue::QH2));
+    }
     return net;
+}
+
+void FloatNet::add_head(uint64_t seed) {
+    Prng rng(seed);
+    const float limit = 1.0f / std::sqrt(float(2 * H));
+    headW1.resize(nnue::HeadW1Size);
+    for (float& w : headW1) w = limit * (float(rng.next() >> 40) / float(1 << 23) - 1.0f);
+    headB1.assign(size_t(nnue::OutputBuckets) * L, 0.0f);
+    headW2.assign(size_t(nnue::OutputBuckets) * L, 0.0f);
+    headB2.assign(nnue::OutputBuckets, 0.0f);
 }
 
 float FloatNet::evaluate(const Position& pos) const {
@@ -258,6 +330,23 @@ nnue::Network FloatNet::quantise() const {
     for (size_t b = 0; b < outBias.size(); ++b)
         q.outBias[b] = int32_t(std::clamp(std::llround(double(outBias[b]) * nnue::QA * nnue::QB),
                                           -(1LL << 30), 1LL << 30));
+    q.hasHead = has_head();
+    if (!q.hasHead) return q;
+    const auto round32 = [](float v, double scale, int32_t limit) {
+        return int32_t(std::clamp<long long>(std::llround(double(v) * scale), -limit, limit));
+    };
+    for (int b = 0; b < nnue::OutputBuckets; ++b)
+        for (int i = 0; i < 2 * H; ++i)
+            for (int j = 0; j < L; ++j)
+                q.headW1[nnue::head_w1_index(b, i, j)] =
+                    round(headW1[(size_t(b) * 2 * H + size_t(i)) * L + size_t(j)], nnue::QH,
+                          nnue::HeadW1Max);
+    for (size_t k = 0; k < headB1.size(); ++k) {
+        q.headB1[k] = round32(headB1[k], nnue::HeadOne, nnue::HeadB1Max);
+        q.headW2[k] = round32(headW2[k], nnue::QH2, nnue::HeadW2Max);
+    }
+    for (size_t b = 0; b < headB2.size(); ++b)
+        q.headB2[b] = round32(headB2[b], nnue::QH2, nnue::HeadB2Max);
     return q;
 }
 
@@ -281,6 +370,7 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
         const int b = bucketOf[j] = nnue::output_bucket(n);
         const int16_t* w = q.outWeights + nnue::output_offset(b);
         double out = double(q.outBias[b]) / QAB;
+        alignas(64) float a[2 * H];
         for (int side = 0; side < 2; ++side) {
             const int* f = (side == 0) == white ? fw : fb;
             for (int i = 0; i < H; ++i) {
@@ -288,9 +378,15 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
                 for (int k = 0; k < n; ++k) x += q.ftWeights[size_t(f[k]) * H + i];
                 const double c = std::clamp<int32_t>(x, 0, nnue::QA) / double(nnue::QA);
                 const size_t unit = size_t(side * H + i);
-                act[unit * M + j] = float(c * c);
+                act[unit * M + j] = a[unit] = float(c * c);
                 out += c * c * w[unit] / nnue::QB;
             }
+        }
+        // The head is not refitted: its float output on these activations is taken off.
+        if (has_head()) {
+            float units[L];
+            head_units(*this, a, b, units);
+            out += head_output(*this, units, b);
         }
         residual[j] = double(evaluate(p)) / nnue::OutputScale - out;
     }
@@ -341,6 +437,11 @@ void FloatNet::clip() {
     for (float& w : ftWeights) w = std::clamp(w, -FtLimit, FtLimit);
     for (float& w : ftBias) w = std::clamp(w, -FtLimit, FtLimit);
     for (float& w : outWeights) w = std::clamp(w, -OutLimit, OutLimit);
+    const auto limit = [](std::vector<float>& v, float bound) {
+        for (float& w : v) w = std::clamp(w, -bound, bound);
+    };
+    limit(headW1, HeadW1Limit), limit(headB1, HeadB1Limit);
+    limit(headW2, HeadW2Limit), limit(headB2, HeadB2Limit);
 }
 
 void FloatNet::spread(const nnue::KingLayout& layout) {
@@ -351,74 +452,6 @@ void FloatNet::spread(const nnue::KingLayout& layout) {
         std::copy_n(ftWeights.begin(), perBucket,
                     ftWeights.begin() + std::ptrdiff_t(perBucket * size_t(b)));
     kings = layout;
-}
-
-// --- Records ---------------------------------------------------------------------------
-
-int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces], bool mirror,
-             const nnue::KingLayout& kings) {
-    int bw = 0, bb = 0;
-    if (kings.buckets > 1)
-        p.for_each_piece([&](Piece pc, Square s) {
-            if (type_of(pc) != KING) return;
-            if (mirror) s = flip_file(s);
-            (color_of(pc) == WHITE ? bw : bb) = kings.bucket(color_of(pc), s);
-        });
-    int n = 0;
-    p.for_each_piece([&](Piece pc, Square s) {
-        assert(n < MaxPieces);
-        if (mirror) s = flip_file(s);
-        white[n] = nnue::feature_index(WHITE, bw, pc, s);
-        black[n] = nnue::feature_index(BLACK, bb, pc, s);
-        ++n;
-    });
-    return n;
-}
-
-bool king_layout(const std::string& name, nnue::KingLayout& out) {
-    // Squares from the king's own side: rank 0 is its first rank.
-    const auto make = [&](int buckets, auto bucketOf) {
-        out.buckets = buckets;
-        for (int s = 0; s < SQUARE_NB; ++s)
-            out.of[s] = uint8_t(bucketOf(rank_of(Square(s)), file_of(Square(s))));
-        return true;
-    };
-    if (name == "none") return make(1, [](Rank, File) { return 0; });
-    // At home on the first two ranks, or out.
-    if (name == "home") return make(2, [](Rank r, File) { return r <= RANK_2 ? 0 : 1; });
-    // The first rank, the second, further up.
-    if (name == "ranks")
-        return make(3, [](Rank r, File) { return r == RANK_1 ? 0 : r == RANK_2 ? 1 : 2; });
-    // The home ranks or out, on the king's starting half (files a-d) or the other.
-    if (name == "quarters")
-        return make(4,
-                    [](Rank r, File f) { return (r <= RANK_2 ? 0 : 2) + (f <= FILE_D ? 0 : 1); });
-    return false;
-}
-
-std::optional<std::string> load(const std::string& file, std::vector<PackedPosition>& out) {
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    if (!in) return "cannot open " + file;
-    const auto size = uint64_t(in.tellg());
-    constexpr uint64_t Record = sizeof(PackedPosition);
-    if (size % Record)
-        return file + ": " + std::to_string(size) + " bytes is not a whole number of " +
-               std::to_string(Record) + "-byte records (damaged, or not a training file)";
-    const size_t first = out.size();
-    out.resize(first + size / Record);
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(out.data() + first), std::streamsize(size))) {
-        out.resize(first);
-        return "cannot read " + file;
-    }
-    for (size_t i = first; i < out.size(); ++i)
-        if (auto why = out[i].damage()) {
-            const size_t index = i - first;
-            out.resize(first);
-            return file + ": record " + std::to_string(index) + " (byte " +
-                   std::to_string(index * Record) + ") is damaged: " + *why;
-        }
-    return std::nullopt;
 }
 
 float target(const PackedPosition& p, float lambda) {
@@ -466,39 +499,6 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
     return r;
 }
 
-std::vector<PackedPosition> hold_out(std::vector<PackedPosition>& data, double share,
-                                     uint64_t seed) {
-    // Positions of one game are alike; held out one by one, the validation set would hold
-    // neighbours of training positions and hide overfitting. So whole games are held out.
-    // datagen writes a game's records together, its move number never going back.
-    std::vector<size_t> starts{0};
-    for (size_t i = 1; i < data.size(); ++i)
-        if (data[i].fullmove < data[i - 1].fullmove || data[i].variant != data[i - 1].variant)
-            starts.push_back(i);
-    starts.push_back(data.size());
-    std::vector<size_t> games(starts.size() - 1);
-    std::iota(games.begin(), games.end(), size_t(0));
-    Prng rng(seed);
-    shuffle(games, rng);
-    const auto target = size_t(std::llround(std::clamp(share, 0.0, 1.0) * double(data.size())));
-    std::vector<char> held(games.size(), 0);
-    size_t count = 0;
-    for (size_t k = 0; k < games.size() && count < target; ++k) {
-        held[games[k]] = 1;
-        count += starts[games[k] + 1] - starts[games[k]];
-    }
-    std::vector<PackedPosition> val, rest;
-    val.reserve(count);
-    rest.reserve(data.size() - count);
-    for (size_t g = 0; g + 1 < starts.size(); ++g) {
-        auto& to = held[g] ? val : rest;
-        to.insert(to.end(), data.begin() + std::ptrdiff_t(starts[g]),
-                  data.begin() + std::ptrdiff_t(starts[g + 1]));
-    }
-    data = std::move(rest);
-    return val;
-}
-
 Summary fit(FloatNet& net, std::vector<PackedPosition> train,
             const std::vector<PackedPosition>& validation, const Options& opt, std::ostream& log) {
     assert(!train.empty() && opt.epochs > 0 && opt.batch > 0);
@@ -506,12 +506,21 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
     const size_t T = size_t(std::max(1, opt.threads));
     search::ThreadPool pool(T);
     std::vector<Gradient> grads(T);
-    for (Gradient& g : grads) { // the net's shape, every king bucket
+    // The head's four arrays, in the net and in a gradient, one by one.
+    const auto heads = [](FloatNet& n) {
+        return std::array<std::vector<float>*, 4>{&n.headW1, &n.headB1, &n.headW2, &n.headB2};
+    };
+    const std::array<float, 4> headLimits{HeadW1Limit, HeadB1Limit, HeadW2Limit, HeadB2Limit};
+    const std::array<bool, 4> headDecays{true, false, true, false}; // weights, not biases
+    for (Gradient& g : grads) { // the net's shape, every king bucket, the head if it has one
         g.g.ftWeights.resize(net.ftWeights.size());
         g.touched.assign(size_t(net.rows()), 0);
+        for (size_t k = 0; k < 4; ++k) heads(g.g)[k]->assign(heads(net)[k]->size(), 0.0f);
     }
     Adam adamFtW(net.ftWeights.size()), adamFtB(H), adamOutW(net.outWeights.size()),
         adamOutB(net.outBias.size());
+    std::vector<Adam> adamHead;
+    for (std::vector<float>* v : heads(net)) adamHead.emplace_back(v->size());
     // A stream of its own: the validation split used the seed as it is.
     Prng rng(opt.seed ^ 0x5DEECE66Dull);
     net.clip();
@@ -562,6 +571,11 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
                 for (size_t i = 0; i < g.g.outWeights.size(); ++i)
                     g.g.outWeights[i] += o.g.outWeights[i];
                 for (size_t b = 0; b < g.g.outBias.size(); ++b) g.g.outBias[b] += o.g.outBias[b];
+                for (size_t k = 0; k < 4; ++k) {
+                    std::vector<float>&dst = *heads(g.g)[k], &src = *heads(o.g)[k];
+                    for (size_t i = 0; i < dst.size(); ++i) dst[i] += src[i];
+                    std::fill(src.begin(), src.end(), 0.0f);
+                }
                 g.loss += o.loss;
                 std::fill(o.g.ftBias.begin(), o.g.ftBias.end(), 0.0f);
                 std::fill(o.g.outWeights.begin(), o.g.outWeights.end(), 0.0f);
@@ -577,6 +591,12 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
                             opt.decay, step, OutLimit);
             adamOutB.update(net.outBias.data(), g.g.outBias.data(), net.outBias.size(), lr, 0, step,
                             1e6f);
+            for (size_t k = 0; k < 4; ++k) {
+                std::vector<float>&w = *heads(net)[k], &d = *heads(g.g)[k];
+                adamHead[k].update(w.data(), d.data(), w.size(), lr, headDecays[k] ? opt.decay : 0,
+                                   step, headLimits[k]);
+                std::fill(d.begin(), d.end(), 0.0f);
+            }
             epochLoss += g.loss;
             for (int r = 0; r < net.rows(); ++r)
                 if (g.touched[r]) {
@@ -656,6 +676,10 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
                    "ranks or quarters (docs/nnue.md; default: none, or the --init net's)");
     app.add_flag("--mirror", opt.mirror,
                  "train half the records of each epoch turned over left to right (a <-> h)");
+    bool addHead = false;
+    app.add_flag("--head", addHead,
+                 "give the net a second hidden layer (docs/nnue.md) if it has none: from "
+                 "--init's net it starts adding nothing, and training grows it");
     if (auto exit = parse_args(app, args, std::cout, log)) return *exit;
 
     nnue::KingLayout layout;
@@ -702,6 +726,10 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         net.spread(layout);
         log << "train: king buckets " << layoutName << " (" << layout.buckets
             << "), each a copy of the first layer\n";
+    }
+    if (addHead && !net.has_head()) {
+        net.add_head(opt.seed);
+        log << "train: a head of " << nnue::HeadSize << " units added, adding nothing yet\n";
     }
     log << "train: " << opt.epochs << " epochs, batch " << opt.batch << ", lr " << opt.lr
         << " (cosine to lr/100), lambda " << opt.lambda << ", decay " << opt.decay << ", "

@@ -10,6 +10,7 @@
 #include "khun/rules/movegen.h"
 #include "khun/tools/packed.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -44,6 +45,39 @@ std::unique_ptr<nnue::Network> bucketed_net(uint64_t seed) {
     net->kings.buckets = 3;
     for (int s = 0; s < SQUARE_NB; ++s) net->kings.of[s] = uint8_t((s + s / 8) % 3);
     return net;
+}
+
+// The same with a head of random weights (within the file's bounds, large enough that
+// most units sit inside their clamp for some positions and outside it for others).
+std::unique_ptr<nnue::Network> headed_net(uint64_t seed) {
+    auto net = random_net(seed);
+    std::mt19937_64 rng(seed + 1);
+    const auto draw = [&](int32_t bound) {
+        return int32_t(rng() % uint64_t(2 * bound + 1)) - bound;
+    };
+    net->hasHead = true;
+    for (int16_t& w : net->headW1) w = int16_t(draw(300));
+    for (int32_t& b : net->headB1) b = draw(nnue::HeadOne / 2);
+    for (int32_t& w : net->headW2) w = draw(nnue::QH2 / 4);
+    for (int32_t& b : net->headB2) b = draw(nnue::QH2 / 100);
+    return net;
+}
+
+// The head's centipawns as nnue_arch.h defines them, one multiply at a time: what the
+// engine's vector code, skipping the activations at 0, must equal.
+int reference_head(const nnue::Accumulator& acc, Color stm, int pieces, const nnue::Network& net) {
+    const int b = nnue::output_bucket(pieces);
+    int64_t out = 0;
+    for (int j = 0; j < nnue::HeadSize; ++j) {
+        int64_t h = net.headB1[b * nnue::HeadSize + j];
+        for (int i = 0; i < 2 * nnue::HiddenSize; ++i) {
+            const int x = acc.values[i < nnue::HiddenSize ? stm : ~stm][i % nnue::HiddenSize];
+            const int c = std::clamp(x, 0, nnue::QA);
+            h += int64_t((c * c) >> nnue::HeadActShift) * net.headW1[nnue::head_w1_index(b, i, j)];
+        }
+        out += std::clamp<int64_t>(h, 0, nnue::HeadOne) * net.headW2[b * nnue::HeadSize + j];
+    }
+    return int((out / nnue::HeadOne + net.headB2[b]) * nnue::OutputScale / nnue::QH2);
 }
 
 bool same_sums(const nnue::Accumulator& a, const nnue::Accumulator& b) {
@@ -254,6 +288,62 @@ TEST_CASE("nnue: a net with king buckets round-trips, and its buckets are checke
     REQUIRE(!nnue::parse(one, *back));
     CHECK(back->kings.buckets == 1);
     CHECK(nnue::serialise(*back) == v2);
+}
+
+TEST_CASE("nnue: a net with a head scores as its definition, and its file is checked", "[nnue]") {
+    testutil::init();
+    const auto net = headed_net(21);
+    auto plain = std::make_unique<nnue::Network>(*net);
+    plain->hasHead = false;
+    // Version 4: version 3's layout (the king buckets) and arrays, then the head's.
+    const std::string bytes = nnue::serialise(*net);
+    CHECK(bytes[8] == 4);
+    const size_t headBytes =
+        2 * nnue::HeadW1Size + 4 * (2 * nnue::OutputBuckets * nnue::HeadSize + nnue::OutputBuckets);
+    CHECK(bytes.size() == nnue::serialise(*plain).size() + 4 + 64 + headBytes);
+    auto back = std::make_unique<nnue::Network>();
+    REQUIRE(!nnue::parse(bytes, *back));
+    CHECK(back->hasHead);
+    CHECK(nnue::serialise(*back) == bytes);
+
+    // In every position of random games, evaluated move by move (the sums brought up to
+    // date, not refreshed), the score is the plain net's plus the reference head.
+    std::mt19937_64 rng(77);
+    int positions = 0, moved = 0, outside = 0;
+    for (int game = 0; game < 30; ++game) {
+        std::deque<StateInfo> states(1);
+        Position pos;
+        REQUIRE(!pos.set(testutil::StartFen, testutil::makruk(), &states.back()));
+        for (int ply = 0; ply < 150; ++ply) {
+            const int pieces = popcount(pos.pieces());
+            const nnue::Accumulator& acc = nnue::accumulator(pos, *back);
+            const int head = reference_head(acc, pos.side_to_move(), pieces, *back);
+            INFO(pos.fen());
+            REQUIRE(nnue::evaluate(pos, *back) == nnue::evaluate(pos, *plain) + head);
+            ++positions, moved += head != 0;
+            for (int i = 0; i < nnue::HiddenSize; ++i) outside += acc.values[WHITE][i] <= 0;
+            MoveList moves(pos);
+            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
+            states.emplace_back();
+            pos.do_move(*(moves.begin() + rng() % moves.size()), states.back());
+        }
+    }
+    // The head moves most scores, and the skipped activations (at 0) were there to skip.
+    CHECK(moved > positions * 3 / 4);
+    CHECK(outside > positions * nnue::HiddenSize / 10);
+
+    // A head weight past the bound a sum needs, or a cut head: refused, the net kept.
+    const size_t w1 = bytes.size() - headBytes;
+    std::string badW1 = bytes;
+    badW1[w1] = char(0xFF), badW1[w1 + 1] = char(0x7F); // 32767 > HeadW1Max
+    CHECK(nnue::parse(badW1, *back));
+    std::string badB2 = bytes;
+    badB2[bytes.size() - 1] = char(0x40); // the last bucket's bias, 2^30 and more
+    CHECK(nnue::parse(badB2, *back));
+    CHECK(nnue::parse(bytes.substr(0, bytes.size() - 4), *back));
+    CHECK(nnue::serialise(*back) == bytes);
+    // A net without a head is still written as before: version 2 here.
+    CHECK(nnue::serialise(*plain)[8] == 2);
 }
 
 TEST_CASE("nnue: EvalFile loads a net, a damaged one is an error and the net stays",

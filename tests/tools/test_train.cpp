@@ -367,6 +367,120 @@ TEST_CASE("king buckets: a spread net scores as before, trains, and the engine r
     CHECK(diff / double(val.size()) < 8);
 }
 
+TEST_CASE("a head: added it scores as before, its gradients are the loss's slopes, and the engine "
+          "scores it as the float model",
+          "[train]") {
+    const Trained& t = trained();
+    train::FloatNet headed = t.net;
+    CHECK(!headed.has_head());
+    headed.add_head(3);
+    REQUIRE(headed.has_head());
+    std::vector<std::string> fens;
+    random_positions(300, 61, [&](const Position& pos) { fens.push_back(pos.fen()); });
+    StateInfo st;
+    for (const std::string& fen : fens) {
+        Position pos;
+        REQUIRE(!pos.set(fen, testutil::makruk(), &st));
+        CHECK(headed.evaluate(pos) == t.net.evaluate(pos)); // its last weights are 0
+    }
+    // Trained, the head grows: its last weights leave 0 and it moves the scores.
+    train::FloatNet grown = headed;
+    train::Options opt = small_options();
+    opt.epochs = 3;
+    std::ostringstream log;
+    (void)train::fit(grown, t.data, {}, opt, log);
+    CHECK(std::any_of(grown.headW2.begin(), grown.headW2.end(), [](float w) { return w != 0; }));
+    double moved = 0;
+    train::FloatNet cut = grown;
+    std::fill(cut.headW2.begin(), cut.headW2.end(), 0.0f);
+    std::fill(cut.headB2.begin(), cut.headB2.end(), 0.0f);
+    for (const PackedPosition& p : t.data) moved += std::abs(grown.evaluate(p) - cut.evaluate(p));
+    CHECK(moved / double(t.data.size()) > 0.5);
+
+    SECTION("one step moves each weight against the loss's slope") {
+        // AdamW's first step on one batch, without decay, moves every weight by about lr
+        // against the sign of its gradient; the slope is measured by nudging the weight.
+        // The head's last weights set large, so that its units have slopes worth measuring.
+        const std::vector<PackedPosition> batch(t.data.begin(), t.data.begin() + 400);
+        for (size_t k = 0; k < grown.headW2.size(); ++k) grown.headW2[k] = k % 3 ? 0.5f : -0.5f;
+        train::Options one;
+        one.epochs = 1, one.batch = int(batch.size()), one.threads = 1, one.decay = 0;
+        one.lr = 1e-4f;
+        train::FloatNet stepped = grown;
+        (void)train::fit(stepped, batch, {}, one, log);
+        int checked = 0, agreed = 0;
+        // Returns whether the weight had a slope to check.
+        const auto check = [&](std::vector<float> train::FloatNet::*array, size_t k) {
+            train::FloatNet probe = grown;
+            float& w = (probe.*array)[k];
+            const float w0 = w, e = 1e-3f;
+            w = w0 + e;
+            const double up = train::loss(probe, batch, one.lambda, 1);
+            w = w0 - e;
+            const double down = train::loss(probe, batch, one.lambda, 1);
+            const double slope = (up - down) / (2 * e);
+            const float moved = (stepped.*array)[k] - (grown.*array)[k];
+            if (std::abs(slope) < 1e-7) return false; // flat, or lost in float noise
+            ++checked, agreed += (slope > 0) == (moved < 0);
+            return true;
+        };
+        // Each of the head's arrays and the first layer (reached through the head too).
+        const auto count = [&](std::vector<float> train::FloatNet::*array, size_t stride) {
+            int n = 0;
+            for (size_t k = 0; k < (grown.*array).size(); k += stride) n += check(array, k);
+            return n;
+        };
+        const int w2 = count(&train::FloatNet::headW2, 1), b1 = count(&train::FloatNet::headB1, 1),
+                  w1 = count(&train::FloatNet::headW1, 97), ft = count(&train::FloatNet::ftBias, 1);
+        INFO(agreed << " of " << checked << " weights moved against their slope; W2 " << w2
+                    << ", B1 " << b1 << ", W1 " << w1 << ", first-layer biases " << ft);
+        CHECK(std::min({w2, b1, w1, ft}) >= 10);
+        CHECK(agreed >= checked * 95 / 100);
+    }
+    SECTION("quantised and read back, the engine scores it as the float model") {
+        TempDir dir;
+        const std::string bytes = nnue::serialise(grown.quantise(t.data));
+        write(dir.file("h.nnue"), bytes.data(), bytes.size());
+        const nnue::Loaded loaded = nnue::load_file(dir.file("h.nnue"));
+        REQUIRE(loaded.net);
+        CHECK(loaded.net->hasHead);
+        const train::FloatNet back = train::FloatNet::from(*loaded.net);
+        CHECK(back.has_head());
+        CHECK(nnue::serialise(back.quantise()) == bytes); // the file's values, exactly
+        double diff = 0, diffBack = 0;
+        for (const std::string& fen : fens) {
+            Position pos;
+            REQUIRE(!pos.set(fen, testutil::makruk(), &st));
+            const int cp = nnue::evaluate(pos, *loaded.net);
+            diff += std::abs(grown.evaluate(pos) - cp);
+            diffBack += std::abs(back.evaluate(pos) - cp);
+        }
+        INFO("mean |float - engine| " << diff / double(fens.size()) << " cp, dequantised "
+                                      << diffBack / double(fens.size()));
+        CHECK(diff / double(fens.size()) < 4);
+        CHECK(diffBack / double(fens.size()) < 1.5);
+    }
+    SECTION("the command adds a head to a net without one") {
+        TempDir dir;
+        write(dir.file("d.bin"), t.data);
+        const std::string plain = nnue::serialise(t.net.quantise());
+        write(dir.file("plain.nnue"), plain.data(), plain.size());
+        const auto run = [&](const std::string& init, const std::string& out, bool head) {
+            std::vector<std::string> args{dir.file("d.bin"), "--epochs", "1",
+                                          "--threads",       "1",        "--init",
+                                          dir.file(init),    "--out",    dir.file(out)};
+            if (head) args.push_back("--head");
+            std::ostringstream runLog;
+            REQUIRE(train::train_main(args, runLog) == 0);
+            return read(dir.file(out));
+        };
+        CHECK(run("plain.nnue", "p.nnue", false)[8] == 2);
+        CHECK(run("plain.nnue", "h.nnue", true)[8] == 4);
+        CHECK(run("h.nnue", "hh.nnue", false)[8] == 4); // a head stays
+        CHECK(nnue::load_file(dir.file("hh.nnue")).net->hasHead);
+    }
+}
+
 TEST_CASE("mirrored training records are the positions turned over left to right", "[train]") {
     std::vector<std::string> fens;
     random_positions(300, 41, [&](const Position& pos) { fens.push_back(pos.fen()); });

@@ -27,17 +27,26 @@ struct Network {
     // to move's units, [output_offset(b) + HiddenSize + i] for the other side's (x QB).
     alignas(64) int16_t outWeights[output_offset(OutputBuckets)];
     int32_t outBias[OutputBuckets]; // x QA * QB
+    // The head (nnue_arch.h), when the net has one: headW1 at head_w1_index (x QH), the
+    // units' biases headB1[bucket * HeadSize + j] (x HeadOne), the last weights headW2 at
+    // the same index and their bias headB2[bucket] (both x QH2).
+    bool hasHead = false;
+    alignas(64) int16_t headW1[HeadW1Size];
+    alignas(64) int32_t headB1[OutputBuckets * HeadSize];
+    int32_t headW2[OutputBuckets * HeadSize];
+    int32_t headB2[OutputBuckets];
 };
 
 // The net file: "KHUNNNUE", then u32 version, input size, hidden size, output buckets, QA,
-// QB and output scale; version 3 then has the number of king buckets (u32) and each own
-// king square's bucket (64 bytes, from the king's side). Then the arrays of Network in
-// order (little-endian int16, the first layer's rows for each king bucket in turn, the
-// biases int32), then nothing. Anything else is a damaged or foreign file. Version 2 is a
-// net of one king bucket and is what a net of one bucket is written as; version 1 had no
-// output buckets.
+// QB and output scale; versions 3 and 4 then have the number of king buckets (u32) and
+// each own king square's bucket (64 bytes, from the king's side). Then the arrays of
+// Network in order (little-endian int16, the first layer's rows for each king bucket in
+// turn, the biases int32); version 4 then has the head's four arrays (headW1 int16, the
+// rest int32). Then nothing: anything else is a damaged or foreign file. A net without a
+// head is written as version 3, and as version 2 when it also has one king bucket: byte
+// for byte the file of a net made before king buckets. Version 1 had no output buckets.
 constexpr char FileMagic[8] = {'K', 'H', 'U', 'N', 'N', 'N', 'U', 'E'};
-constexpr uint32_t FileVersion = 3;
+constexpr uint32_t FileVersion = 4;
 
 // The file's bytes for `net`.
 [[nodiscard]] std::string serialise(const Network& net);

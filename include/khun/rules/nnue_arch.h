@@ -40,6 +40,38 @@ constexpr int OutputBuckets = 8;
 // weights, then the other side's.
 [[nodiscard]] constexpr size_t output_offset(int bucket) { return size_t(bucket) * 2 * HiddenSize; }
 
+// The head, a second hidden layer a net may have beside the output layer: per output
+// bucket, the same 2 * HiddenSize activations -> HeadSize units h, clamp(h, 0, 1) -> one
+// number added to the output. A head whose last weights are 0 adds nothing, so a net
+// without one is grown into one by training (docs/nnue.md, "A second hidden layer").
+constexpr int HeadSize = 16;
+// Its integer inference: the activation clamp(x, 0, QA)^2 >> HeadActShift (1.0 is
+// QA^2 / 2^HeadActShift, about 508), the first weights x QH, so that a unit's 1.0 is
+// HeadOne; the last weights x QH2, their bias x QH2.
+constexpr int HeadActShift = 7;
+constexpr int QH = 2048;
+static_assert(QH % (1 << HeadActShift) == 0, "HeadOne is a whole number");
+constexpr int32_t HeadOne = QA * QA * (QH >> HeadActShift); // 1,040,400
+constexpr int QH2 = 1 << 14;
+// Bounds (the trainer clips to them, a net file outside them is refused): within them no
+// unit's int32 sum can overflow, 2 * HiddenSize * 508 * 4096 + bias < 2^31.
+constexpr int HeadW1Max = 2 * QH;
+constexpr int32_t HeadB1Max = 8 * HeadOne;
+constexpr int32_t HeadW2Max = 8 * QH2;
+constexpr int32_t HeadB2Max = 8 * QH2;
+static_assert(int64_t(2 * HiddenSize) * ((QA * QA) >> HeadActShift) * HeadW1Max + HeadB1Max <
+                  (int64_t(1) << 31),
+              "a head unit's sum fits int32");
+// Where the weight from activation `input` (0..2 * HiddenSize: the side to move's units,
+// then the other side's) to head unit j of bucket b lies: inputs in pairs, each pair's
+// HeadSize * 2 weights together, the order a 16-bit multiply-add reads them in (nnue.cpp).
+[[nodiscard]] constexpr size_t head_w1_index(int bucket, int input, int j) {
+    assert(input >= 0 && input < 2 * HiddenSize && j >= 0 && j < HeadSize);
+    return ((size_t(bucket) * HiddenSize + size_t(input / 2)) * HeadSize + size_t(j)) * 2 +
+           size_t(input % 2);
+}
+constexpr size_t HeadW1Size = size_t(OutputBuckets) * 2 * HiddenSize * HeadSize;
+
 // King buckets: a net may keep several copies of the first layer's weights and use, for
 // each side, the copy chosen by where that side's own king stands (seen from its side), so
 // that what a piece is worth can depend on where the king is. The layout is the net's (its

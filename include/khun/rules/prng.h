@@ -2,7 +2,10 @@
 // from the same seed on every machine, which the magics and the Zobrist keys rely on.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace khun {
 
@@ -20,5 +23,15 @@ class Prng {
   private:
     uint64_t s;
 };
+
+// Fisher-Yates with the project's generator (std::shuffle's result differs between
+// standard libraries).
+template <typename T>
+void shuffle(std::vector<T>& v, Prng& rng) {
+    for (size_t i = v.size(); i > 1; --i) {
+        const size_t j = size_t((unsigned __int128)rng.next() * i >> 64);
+        std::swap(v[i - 1], v[j]);
+    }
+}
 
 } // namespace khun

@@ -26,6 +26,11 @@ constexpr int FtQuantMax = 32767 / (MaxPieces + 1);
 constexpr int OutQuantMax = 127;
 constexpr float FtLimit = float(FtQuantMax) / nnue::QA;   // 3.89
 constexpr float OutLimit = float(OutQuantMax) / nnue::QB; // 1.98
+// The head's bounds (nnue_arch.h) in float.
+constexpr float HeadW1Limit = float(nnue::HeadW1Max) / nnue::QH;      // 2
+constexpr float HeadB1Limit = float(nnue::HeadB1Max) / nnue::HeadOne; // 8
+constexpr float HeadW2Limit = float(nnue::HeadW2Max) / nnue::QH2;     // 8
+constexpr float HeadB2Limit = float(nnue::HeadB2Max) / nnue::QH2;     // 8
 
 // The float model: the quantised net's arrays in float, one unit of the first layer being
 // QA there and one unit of an output weight QB. Its output, times OutputScale, is the
@@ -36,12 +41,20 @@ struct FloatNet {
     std::vector<float> ftBias = std::vector<float>(nnue::HiddenSize);
     std::vector<float> outWeights = std::vector<float>(nnue::output_offset(nnue::OutputBuckets));
     std::vector<float> outBias = std::vector<float>(nnue::OutputBuckets);
+    // The head (nnue_arch.h), empty in a net without one: headW1[(bucket * 2 * HiddenSize
+    // + input) * HeadSize + j], headB1 and headW2 [bucket * HeadSize + j], headB2[bucket].
+    std::vector<float> headW1, headB1, headW2, headB2;
 
     // Each layer's weights uniform in +-1/sqrt(its inputs), the biases 0: a first-layer sum
     // of 30 pieces starts near +-0.1, and the untrained net scores near 0.
     [[nodiscard]] static FloatNet random(uint64_t seed);
     // The values a quantised net stands for (to continue training from a net file).
     [[nodiscard]] static FloatNet from(const nnue::Network& net);
+    // Gives the net a head whose first weights are uniform in +-1/sqrt(2 * HiddenSize)
+    // (seeded) and whose last weights are 0: it scores every position as before, and
+    // training grows the head from there.
+    void add_head(uint64_t seed);
+    [[nodiscard]] bool has_head() const { return !headW1.empty(); }
 
     // Centipawns for the side to move, as the quantised net computes them but in float.
     [[nodiscard]] float evaluate(const Position& pos) const;
