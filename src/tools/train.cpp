@@ -584,13 +584,15 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
             }
             // Dense over the first layer: rows no position touched still follow their
             // moments, as plain AdamW does.
-            adamFtW.update(net.ftWeights.data(), g.g.ftWeights.data(), net.ftWeights.size(), lr,
-                           opt.decay, step, FtLimit);
-            adamFtB.update(net.ftBias.data(), g.g.ftBias.data(), H, lr, 0, step, FtLimit);
-            adamOutW.update(net.outWeights.data(), g.g.outWeights.data(), net.outWeights.size(), lr,
-                            opt.decay, step, OutLimit);
-            adamOutB.update(net.outBias.data(), g.g.outBias.data(), net.outBias.size(), lr, 0, step,
-                            1e6f);
+            if (!opt.headOnly) {
+                adamFtW.update(net.ftWeights.data(), g.g.ftWeights.data(), net.ftWeights.size(), lr,
+                               opt.decay, step, FtLimit);
+                adamFtB.update(net.ftBias.data(), g.g.ftBias.data(), H, lr, 0, step, FtLimit);
+                adamOutW.update(net.outWeights.data(), g.g.outWeights.data(), net.outWeights.size(),
+                                lr, opt.decay, step, OutLimit);
+                adamOutB.update(net.outBias.data(), g.g.outBias.data(), net.outBias.size(), lr, 0,
+                                step, 1e6f);
+            }
             for (size_t k = 0; k < 4; ++k) {
                 std::vector<float>&w = *heads(net)[k], &d = *heads(g.g)[k];
                 adamHead[k].update(w.data(), d.data(), w.size(), lr, headDecays[k] ? opt.decay : 0,
@@ -680,6 +682,9 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
     app.add_flag("--head", addHead,
                  "give the net a second hidden layer (docs/nnue.md) if it has none: from "
                  "--init's net it starts adding nothing, and training grows it");
+    app.add_flag("--head-only", opt.headOnly,
+                 "train the head alone, the rest of the net as it starts (with --head, or "
+                 "--init from a net with a head)");
     if (auto exit = parse_args(app, args, std::cout, log)) return *exit;
 
     nnue::KingLayout layout;
@@ -731,10 +736,15 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         net.add_head(opt.seed);
         log << "train: a head of " << nnue::HeadSize << " units added, adding nothing yet\n";
     }
+    if (opt.headOnly && !net.has_head()) {
+        log << "train: --head-only needs a head: --head, or --init from a net with one\n";
+        return 2;
+    }
     log << "train: " << opt.epochs << " epochs, batch " << opt.batch << ", lr " << opt.lr
         << " (cosine to lr/100), lambda " << opt.lambda << ", decay " << opt.decay << ", "
         << opt.threads << (opt.threads == 1 ? " thread" : " threads") << ", seed " << opt.seed
-        << (opt.mirror ? ", mirrored half the time" : "") << "\n";
+        << (opt.mirror ? ", mirrored half the time" : "")
+        << (opt.headOnly ? ", the head alone" : "") << "\n";
     // The output layer's rounding is fitted on training records (the validation set
     // stays unseen to judge it), evenly spaced over all of them: the files' first records
     // would be one file's games and their opening phase.

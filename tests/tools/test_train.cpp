@@ -437,6 +437,19 @@ TEST_CASE("a head: added it scores as before, its gradients are the loss's slope
         CHECK(std::min({w2, b1, w1, ft}) >= 10);
         CHECK(agreed >= checked * 95 / 100);
     }
+    SECTION("--head-only trains the head and leaves the rest as it was") {
+        train::FloatNet alone = headed;
+        train::Options only = small_options();
+        only.epochs = 2, only.headOnly = true;
+        (void)train::fit(alone, t.data, {}, only, log);
+        CHECK(alone.ftWeights == headed.ftWeights);
+        CHECK(alone.ftBias == headed.ftBias);
+        CHECK(alone.outWeights == headed.outWeights);
+        CHECK(alone.outBias == headed.outBias);
+        CHECK(alone.headW2 != headed.headW2);
+        CHECK(train::loss(alone, t.data, only.lambda, 2) <
+              train::loss(headed, t.data, only.lambda, 2));
+    }
     SECTION("quantised and read back, the engine scores it as the float model") {
         TempDir dir;
         const std::string bytes = nnue::serialise(grown.quantise(t.data));
@@ -478,6 +491,12 @@ TEST_CASE("a head: added it scores as before, its gradients are the loss's slope
         CHECK(run("plain.nnue", "h.nnue", true)[8] == 4);
         CHECK(run("h.nnue", "hh.nnue", false)[8] == 4); // a head stays
         CHECK(nnue::load_file(dir.file("hh.nnue")).net->hasHead);
+        // Training the head alone needs one.
+        std::ostringstream refused;
+        CHECK(
+            train::train_main({dir.file("d.bin"), "--init", dir.file("plain.nnue"), "--head-only"},
+                              refused) == 2);
+        CHECK(refused.str().find("--head-only needs a head") != std::string::npos);
     }
 }
 

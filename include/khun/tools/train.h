@@ -122,6 +122,10 @@ struct Options {
     // Trains each record as it is or turned over left to right, half and half by the seed:
     // twice the positions from the same games (docs/nnue.md, "Mirrored records").
     bool mirror = false;
+    // Trains the head alone (a net with one): the first layer and the output layer keep
+    // their values, so a fine-tune adds to the net it starts from and takes nothing away
+    // (docs/nnue.md, "A second hidden layer").
+    bool headOnly = false;
 };
 
 // The mean loss of `net` on `data`: (sigmoid(out) - target)^2, out the net's output
