@@ -44,6 +44,11 @@ static_assert(H % Lanes == 0, "the hidden layer splits into whole lanes");
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
 
+// Uniform in [-limit, limit) from 24 random bits: a weight's first value.
+float uniform(Prng& rng, float limit) {
+    return limit * (float(rng.next() >> 40) / float(1 << 23) - 1.0f);
+}
+
 // The first layer's sums for one side: the bias plus one column per feature.
 void accumulate(const FloatNet& net, const int* f, int n, float* __restrict acc) {
     std::memcpy(acc, net.ftBias.data(), sizeof(float) * H);
@@ -54,8 +59,8 @@ void accumulate(const FloatNet& net, const int* f, int n, float* __restrict acc)
 }
 
 // The head's units before their clamp (`h`), from the activations `a` (the side to
-// move's 2 * H, then the other side's) through bucket `bucket`. A unit at 0 adds nothing:
-// skipped, as the engine skips them.
+// move's H, then the other side's) through bucket `bucket`. An activation at 0 adds
+// nothing: skipped, as the engine skips them.
 constexpr int L = nnue::HeadSize;
 void head_units(const FloatNet& net, const float* a, int bucket, float* h) {
     std::copy_n(net.headB1.data() + size_t(bucket) * L, L, h);
@@ -207,6 +212,7 @@ struct Adam {
     }
 };
 
+// [begin, end) of slice t of n items cut in `slices`.
 size_t slice_begin(size_t n, size_t t, size_t slices) { return n * t / slices; }
 
 double loss_on(const FloatNet& net, const std::vector<PackedPosition>& data, float lambda,
@@ -246,12 +252,8 @@ std::string fixed(double v, int decimals) {
 FloatNet FloatNet::random(uint64_t seed) {
     FloatNet net;
     Prng rng(seed);
-    // Uniform in [-limit, limit) from 24 random bits.
-    const auto uniform = [&](float limit) {
-        return limit * (float(rng.next() >> 40) / float(1 << 23) - 1.0f);
-    };
-    for (float& w : net.ftWeights) w = uniform(1.0f / std::sqrt(float(InputSize)));
-    for (float& w : net.outWeights) w = uniform(1.0f / std::sqrt(float(2 * H)));
+    for (float& w : net.ftWeights) w = uniform(rng, 1.0f / std::sqrt(float(InputSize)));
+    for (float& w : net.outWeights) w = uniform(rng, 1.0f / std::sqrt(float(2 * H)));
     return net;
 }
 
@@ -287,9 +289,8 @@ FloatNet FloatNet::from(const nnue::Network& q) {
 
 void FloatNet::add_head(uint64_t seed) {
     Prng rng(seed);
-    const float limit = 1.0f / std::sqrt(float(2 * H));
     headW1.resize(nnue::HeadW1Size);
-    for (float& w : headW1) w = limit * (float(rng.next() >> 40) / float(1 << 23) - 1.0f);
+    for (float& w : headW1) w = uniform(rng, 1.0f / std::sqrt(float(2 * H)));
     headB1.assign(size_t(nnue::OutputBuckets) * L, 0.0f);
     headW2.assign(size_t(nnue::OutputBuckets) * L, 0.0f);
     headB2.assign(nnue::OutputBuckets, 0.0f);
