@@ -316,8 +316,9 @@ float FloatNet::evaluate(const PackedPosition& p) const {
     return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
 }
 
-nnue::Network FloatNet::quantise() const {
-    nnue::Network q;
+std::unique_ptr<nnue::Network> FloatNet::quantise() const {
+    auto result = std::make_unique<nnue::Network>();
+    nnue::Network& q = *result;
     q.kings = kings;
     const auto round = [](float v, float scale, int limit) {
         return int16_t(std::clamp<long>(std::lround(double(v) * scale), -limit, limit));
@@ -332,7 +333,7 @@ nnue::Network FloatNet::quantise() const {
         q.outBias[b] = int32_t(std::clamp(std::llround(double(outBias[b]) * nnue::QA * nnue::QB),
                                           -(1LL << 30), 1LL << 30));
     q.hasHead = has_head();
-    if (!q.hasHead) return q;
+    if (!q.hasHead) return result;
     const auto round32 = [](float v, double scale, int32_t limit) {
         return int32_t(std::clamp<long long>(std::llround(double(v) * scale), -limit, limit));
     };
@@ -348,13 +349,14 @@ nnue::Network FloatNet::quantise() const {
     }
     for (size_t b = 0; b < headB2.size(); ++b)
         q.headB2[b] = round32(headB2[b], nnue::QH2, nnue::HeadB2Max);
-    return q;
+    return result;
 }
 
-nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) const {
-    nnue::Network q = quantise();
+std::unique_ptr<nnue::Network> FloatNet::quantise(const std::vector<PackedPosition>& sample) const {
+    std::unique_ptr<nnue::Network> result = quantise();
+    nnue::Network& q = *result;
     const size_t M = sample.size();
-    if (!M) return q;
+    if (!M) return result;
     constexpr double QAB = double(nnue::QA) * nnue::QB;
     // The quantised first layer's activations, as the engine computes them (unit i of
     // position j at act[i * M + j]: each weight's pass reads one row), each position's
@@ -431,7 +433,7 @@ nnue::Network FloatNet::quantise(const std::vector<PackedPosition>& sample) cons
             if (!moved) break;
         }
     }
-    return q;
+    return result;
 }
 
 void FloatNet::clip() {
@@ -757,8 +759,7 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
     log << "train: " << format_rate(s.rate) << " positions/s with " << opt.threads
         << (opt.threads == 1 ? " thread\n" : " threads\n");
 
-    auto q = std::make_unique<nnue::Network>();
-    *q = net.quantise(sample);
+    std::unique_ptr<nnue::Network> q = net.quantise(sample);
     const std::string bytes = nnue::serialise(*q);
     const std::string name = nnue::net_name(bytes);
     const std::string path = outFile.empty() ? name : outFile;
@@ -772,7 +773,7 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
     if (!validation.empty()) {
         const QuantisedCheck c = compare(net, *q, validation, opt.lambda);
         // What plain rounding would have given: how much the fitted output layer helps.
-        *q = net.quantise();
+        q = net.quantise();
         const QuantisedCheck plain = compare(net, *q, validation, opt.lambda);
         log << "train: validation loss " << fixed(s.valLoss, 6) << " float, " << fixed(c.loss, 6)
             << " quantised; |float - quantised| " << fixed(c.meanAbsDiff, 2) << " cp on average, "

@@ -145,10 +145,8 @@ std::string read(const std::string& file) {
 
 TEST_CASE("the quantised net scores as its float model", "[train]") {
     const train::FloatNet& net = trained().net;
-    auto nearest = std::make_unique<nnue::Network>();
-    *nearest = net.quantise();
-    auto fitted = std::make_unique<nnue::Network>();
-    *fitted = net.quantise(trained().data);
+    const std::unique_ptr<nnue::Network> nearest = net.quantise(),
+                                         fitted = net.quantise(trained().data);
     // Through the file, as the engine would load it.
     auto loaded = std::make_unique<nnue::Network>();
     REQUIRE(!nnue::parse(nnue::serialise(*fitted), *loaded));
@@ -189,8 +187,7 @@ TEST_CASE("quantisation keeps the weights in the engine's bounds", "[train]") {
     train::FloatNet net = train::FloatNet::random(1);
     net.ftWeights[0] = 100, net.ftWeights[1] = -100, net.ftBias[0] = 7;
     net.outWeights[0] = 3, net.outWeights[1] = -3;
-    auto q = std::make_unique<nnue::Network>();
-    *q = net.quantise();
+    const std::unique_ptr<nnue::Network> q = net.quantise();
     CHECK(q->ftWeights[0] == train::FtQuantMax);
     CHECK(q->ftWeights[1] == -train::FtQuantMax);
     CHECK(q->ftBias[0] == train::FtQuantMax);
@@ -350,7 +347,7 @@ TEST_CASE("king buckets: a spread net scores as before, trains, and the engine r
                           bucketed.ftWeights.begin() + std::ptrdiff_t(copy),
                           bucketed.ftWeights.begin() + std::ptrdiff_t(b * copy)));
     TempDir dir;
-    const std::string bytes = nnue::serialise(bucketed.quantise(val));
+    const std::string bytes = nnue::serialise(*bucketed.quantise(val));
     write(dir.file("k.nnue"), bytes.data(), bytes.size());
     const nnue::Loaded loaded = nnue::load_file(dir.file("k.nnue"));
     REQUIRE(loaded.net);
@@ -452,14 +449,14 @@ TEST_CASE("a head: added it scores as before, its gradients are the loss's slope
     }
     SECTION("quantised and read back, the engine scores it as the float model") {
         TempDir dir;
-        const std::string bytes = nnue::serialise(grown.quantise(t.data));
+        const std::string bytes = nnue::serialise(*grown.quantise(t.data));
         write(dir.file("h.nnue"), bytes.data(), bytes.size());
         const nnue::Loaded loaded = nnue::load_file(dir.file("h.nnue"));
         REQUIRE(loaded.net);
         CHECK(loaded.net->hasHead);
         const train::FloatNet back = train::FloatNet::from(*loaded.net);
         CHECK(back.has_head());
-        CHECK(nnue::serialise(back.quantise()) == bytes); // the file's values, exactly
+        CHECK(nnue::serialise(*back.quantise()) == bytes); // the file's values, exactly
         double diff = 0, diffBack = 0;
         for (const std::string& fen : fens) {
             Position pos;
@@ -476,7 +473,7 @@ TEST_CASE("a head: added it scores as before, its gradients are the loss's slope
     SECTION("the command adds a head to a net without one") {
         TempDir dir;
         write(dir.file("d.bin"), t.data);
-        const std::string plain = nnue::serialise(t.net.quantise());
+        const std::string plain = nnue::serialise(*t.net.quantise());
         write(dir.file("plain.nnue"), plain.data(), plain.size());
         const auto run = [&](const std::string& init, const std::string& out, bool head) {
             std::vector<std::string> args{dir.file("d.bin"), "--epochs", "1",

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,8 +60,10 @@ struct FloatNet {
     // Centipawns for the side to move, as the quantised net computes them but in float.
     [[nodiscard]] float evaluate(const Position& pos) const;
     [[nodiscard]] float evaluate(const PackedPosition& p) const;
-    // Rounded to the nearest quantised value, within the bounds above.
-    [[nodiscard]] nnue::Network quantise() const;
+    // Rounded to the nearest quantised value, within the bounds above. On the heap: a
+    // Network is 2 MB, too big for a stack frame (two of them overflowed the test
+    // thread's 8 MB stack under AddressSanitizer).
+    [[nodiscard]] std::unique_ptr<nnue::Network> quantise() const;
     // The same, then the output layer's rounding chosen to fit this net's outputs on
     // `sample` (valid records): each output weight moves a step up or down from the
     // nearest where that lowers the squared error of the quantised output, and the
@@ -70,7 +73,8 @@ struct FloatNet {
     // nearest rounding: fitted to a handful of positions, its weights would fit those and
     // miss the rest by more than rounding does.
     static constexpr size_t MinFitPositions = 1024;
-    [[nodiscard]] nnue::Network quantise(const std::vector<PackedPosition>& sample) const;
+    [[nodiscard]] std::unique_ptr<nnue::Network>
+    quantise(const std::vector<PackedPosition>& sample) const;
     // Keeps every weight within the bounds above (what quantise() would clip).
     void clip();
     // Gives a net of one king bucket the buckets of `layout`, each a copy of its first
