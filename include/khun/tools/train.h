@@ -61,8 +61,8 @@ struct FloatNet {
     [[nodiscard]] float evaluate(const Position& pos) const;
     [[nodiscard]] float evaluate(const PackedPosition& p) const;
     // Rounded to the nearest quantised value, within the bounds above. On the heap: a
-    // Network is 2 MB, too big for a stack frame (two of them overflowed the test
-    // thread's 8 MB stack under AddressSanitizer).
+    // Network is 2 MB, and a few in one call chain overflow an 8 MB stack in a sanitizer
+    // build.
     [[nodiscard]] std::unique_ptr<nnue::Network> quantise() const;
     // The same, then the output layer's rounding chosen to fit this net's outputs on
     // `sample` (valid records): each output weight moves a step up or down from the
