@@ -125,8 +125,9 @@ struct Gradient {
 
 // The batch's positions [begin, end): adds d(loss)/d(weight) * scale to `grad`. Position
 // begin[k] is turned over left to right where `mirror` is given and mirror[k] is set.
+// With `headOnly` only the head's gradients: nothing else would be applied.
 void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosition* end,
-              const uint8_t* mirror, float lambda, float scale, Gradient& grad) {
+              const uint8_t* mirror, float lambda, float scale, bool headOnly, Gradient& grad) {
     alignas(64) float accUs[H], accThem[H], a[2 * H], dUs[H], dThem[H], da[2 * H], h[L], dh[L];
     int fw[MaxPieces], fb[MaxPieces];
     float* gBias = grad.g.ftBias.data();
@@ -146,9 +147,11 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
         grad.loss += double(err) * err;
         // d(err^2)/d(out), times the batch's 1/size.
         const float g = 2 * err * s * (1 - s) * scale;
-        grad.g.outBias[size_t(bucket)] += g;
-        // d(out)/d(activation): the output weight, plus the head's share.
-        for (int i = 0; i < 2 * H; ++i) da[i] = g * w[i];
+        if (!headOnly) {
+            grad.g.outBias[size_t(bucket)] += g;
+            // d(out)/d(activation): the output weight, plus the head's share below.
+            for (int i = 0; i < 2 * H; ++i) da[i] = g * w[i];
+        }
         if (head) {
             const size_t b = size_t(bucket);
             const float* W1 = net.headW1.data() + b * 2 * H * L;
@@ -164,13 +167,16 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
             // An activation at 0 neither learns in the head nor passes anything back.
             for (int i = 0; i < 2 * H; ++i) {
                 if (a[i] == 0) continue;
-                const float* __restrict row = W1 + size_t(i) * L;
                 float* __restrict gRow = gW1 + size_t(i) * L;
+                for (int j = 0; j < L; ++j) gRow[j] += a[i] * dh[j];
+                if (headOnly) continue;
+                const float* __restrict row = W1 + size_t(i) * L;
                 float back = 0;
-                for (int j = 0; j < L; ++j) back += row[j] * dh[j], gRow[j] += a[i] * dh[j];
+                for (int j = 0; j < L; ++j) back += row[j] * dh[j];
                 da[i] += back;
             }
         }
+        if (headOnly) continue;
         for (int i = 0; i < H; ++i) {
             gOut[i] += g * a[i];
             gOut[H + i] += g * a[H + i];
@@ -556,7 +562,7 @@ Summary fit(FloatNet& net, std::vector<PackedPosition> train,
                 const size_t from = slice_begin(size, t, T);
                 backprop(net, batch + from, batch + slice_begin(size, t + 1, T),
                          opt.mirror ? mirror.data() + first + from : nullptr, opt.lambda,
-                         1.0f / float(size), grads[t]);
+                         1.0f / float(size), opt.headOnly, grads[t]);
             });
             // Sum the slices' gradients into the first buffer, thread by thread in order.
             Gradient& g = grads[0];
