@@ -76,24 +76,68 @@ T get(const unsigned char*& p) {
 
 // --- Inference ----------------------------------------------------------------------
 
-// dst = src + the columns of `add` - the columns of `sub` (a move's changes on one side).
+// dst = src + the columns of `add` - the columns of `sub` (a move's changes on one side,
+// or every piece from the bias when computed afresh). The sums are kept in registers a
+// tile at a time while every row is added: a loop over the rows, each over the whole
+// accumulator in memory, left the compiler a scalar loop for more than one row (a fresh
+// computation's 20-30), which took most of the time the first layer took.
 void apply_changes(const Network& net, const int16_t* src, int16_t* dst, const int* add, int nAdd,
                    const int* sub, int nSub) {
     // 16-bit sums throughout: the trainer bounds the weights so that no accumulator of a
-    // real position overflows (train.h), and the loops vectorise to whole registers.
+    // real position overflows (train.h). They wrap as int16_t does, so the order of the
+    // rows does not change them.
+    const auto row = [&net](int feature) {
+        assert(feature >= 0 && feature < net.kings.buckets * InputSize); // a row of ftWeights
+        return net.ftWeights + size_t(feature) * HiddenSize;
+    };
+#if defined(__AVX512BW__) || defined(__AVX2__)
+#if defined(__AVX512BW__)
+    using Vec = __m512i;
+    const auto load = [](const int16_t* p) { return _mm512_load_si512(p); };
+    const auto store = [](int16_t* p, Vec v) { _mm512_store_si512(p, v); };
+    const auto plus = [](Vec a, Vec b) { return _mm512_add_epi16(a, b); };
+    const auto minus = [](Vec a, Vec b) { return _mm512_sub_epi16(a, b); };
+#else
+    using Vec = __m256i;
+    const auto load = [](const int16_t* p) {
+        return _mm256_load_si256(reinterpret_cast<const __m256i*>(p));
+    };
+    const auto store = [](int16_t* p, Vec v) {
+        _mm256_store_si256(reinterpret_cast<__m256i*>(p), v);
+    };
+    const auto plus = [](Vec a, Vec b) { return _mm256_add_epi16(a, b); };
+    const auto minus = [](Vec a, Vec b) { return _mm256_sub_epi16(a, b); };
+#endif
+    constexpr int Lanes = int(sizeof(Vec) / sizeof(int16_t));
+    constexpr int Regs = 8; // of 16 (AVX2) or 32 (AVX-512): the rest for the rows' loads
+    constexpr int Tile = Lanes * Regs;
+    static_assert(HiddenSize % Tile == 0, "whole tiles");
+    for (int t = 0; t < HiddenSize; t += Tile) {
+        Vec r[Regs];
+        for (int j = 0; j < Regs; ++j) r[j] = load(src + t + j * Lanes);
+        for (int k = 0; k < nAdd; ++k) {
+            const int16_t* w = row(add[k]) + t;
+            for (int j = 0; j < Regs; ++j) r[j] = plus(r[j], load(w + j * Lanes));
+        }
+        for (int k = 0; k < nSub; ++k) {
+            const int16_t* w = row(sub[k]) + t;
+            for (int j = 0; j < Regs; ++j) r[j] = minus(r[j], load(w + j * Lanes));
+        }
+        for (int j = 0; j < Regs; ++j) store(dst + t + j * Lanes, r[j]);
+    }
+#else
     int16_t acc[HiddenSize];
     std::memcpy(acc, src, sizeof acc);
     for (int k = 0; k < nAdd; ++k) {
-        assert(add[k] >= 0 && add[k] < net.kings.buckets * InputSize); // a row of ftWeights
-        const int16_t* w = net.ftWeights + size_t(add[k]) * HiddenSize;
+        const int16_t* w = row(add[k]);
         for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] + w[i]);
     }
     for (int k = 0; k < nSub; ++k) {
-        assert(sub[k] >= 0 && sub[k] < net.kings.buckets * InputSize);
-        const int16_t* w = net.ftWeights + size_t(sub[k]) * HiddenSize;
+        const int16_t* w = row(sub[k]);
         for (int i = 0; i < HiddenSize; ++i) acc[i] = int16_t(acc[i] - w[i]);
     }
     std::memcpy(dst, acc, sizeof acc);
+#endif
 }
 
 // The sum over one side's units of clamp(x, 0, QA)^2 * w.

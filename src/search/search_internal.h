@@ -4,6 +4,7 @@
 // the reports). Not a public header: only the search layer includes it.
 #pragma once
 
+#include "khun/eval/nnue.h"
 #include "khun/rules/movegen.h"
 #include "khun/search/search.h"
 #include "khun/search/search_params.h"
@@ -75,6 +76,10 @@ class Worker {
     void setup(const Position& root) {
         pos.copy_from(root, &rootState);
         net = searcher.options.network.get();
+        // The root's sums now: its static evaluation may come from the table and never
+        // compute them, and then every node below whose walk back ends at the root would
+        // compute its own afresh (in datagen's short searches, two calls in five).
+        if (net) nnue::accumulator(pos, *net);
         const Options& o = searcher.options;
         const Value ct = o.analyseMode || searcher.limits.infinite ? 0 : Value(o.contempt);
         drawScore[root.side_to_move()] = VALUE_DRAW - ct;
