@@ -222,6 +222,8 @@ std::optional<std::string> Position::set(const std::string& fen, const Variant& 
     if (v.firstCheckWins)
         st->checksLeft[WHITE] = checks[WHITE], st->checksLeft[BLACK] = checks[BLACK];
     st->key = compute_key();
+    std::memset(seen, 0, sizeof seen); // a chain of one state
+    ++seen[seen_slot(st->key)];
     st->checkers = has_king(stm) ? attackers_to(king_square(stm), pieces()) & pieces(~stm) : 0;
     st->move = Move::none();
     // The checks above refuse whatever else would break what do_move relies on.

@@ -73,6 +73,8 @@ void Position::copy_from(const Position& o, StateInfo* si) {
     si->dirty.count = -1;
     si->accumulator.computed[WHITE] = si->accumulator.computed[BLACK] = false;
     st = si;
+    // The copy's chain holds the same keys: si's is o.st's, and the states before are o's.
+    std::memcpy(seen, o.seen, sizeof seen);
     assert(consistent());
 }
 
@@ -407,6 +409,7 @@ void Position::do_move(Move m, StateInfo& newSt) {
         do_move_general(m, newSt);
     else
         do_move_impl<false>(m, newSt);
+    ++seen[seen_slot(st->key)];
     assert(listed ||
            (has_king(~sideToMove) && attackers_to(king_square(~sideToMove), sideToMove, pieces())));
     assert(consistent());
@@ -450,6 +453,7 @@ void Position::undo_move(Move m) {
             uncapture();
         }
     }
+    --seen[seen_slot(st->key)];
     st = st->previous;
     --gamePly;
     assert(consistent());
@@ -469,6 +473,7 @@ void Position::do_null_move(StateInfo& newSt) {
     newSt.countPly = st->countPly + (st->countLimit != 0);
     newSt.checkers = 0;
     st = &newSt;
+    ++seen[seen_slot(st->key)];
     sideToMove = ~sideToMove;
     ++gamePly;
     assert(consistent());
@@ -476,6 +481,7 @@ void Position::do_null_move(StateInfo& newSt) {
 
 void Position::undo_null_move() {
     assert(st->previous && st->move == Move::null());
+    --seen[seen_slot(st->key)];
     st = st->previous;
     sideToMove = ~sideToMove;
     --gamePly;
@@ -491,10 +497,17 @@ bool Position::is_repetition(int ply) const {
     const int end =
         var->capturesToHand ? st->pliesFromNull : std::min(st->rule50, st->pliesFromNull);
     if (end < 4) return false;
+    // Only itself in its slot: no earlier state has its key. (A debug build walks anyway
+    // and checks that.)
+    const bool maybe = seen[seen_slot(st->key)] >= 2;
+#ifdef NDEBUG
+    if (!maybe) return false;
+#endif
     const StateInfo* stp = st->previous->previous;
     int cnt = 0;
     for (int i = 4; i <= end; i += 2) {
         stp = stp->previous->previous;
+        assert(stp->key != st->key || maybe);
         // A repeat strictly after the root is enough inside the search; before it, the
         // position must have occurred twice already (threefold).
         if (stp->key == st->key && ++cnt + 1 >= (ply > i ? 2 : 3)) return true;
@@ -622,6 +635,7 @@ bool Position::consistent(std::string* why) const {
     if ((st->rights & Rank1BB & ~byColor[WHITE]) || (st->rights & Rank8BB & ~byColor[BLACK]))
         return fail("right without its piece");
     if (st->key != compute_key()) return fail("key");
+    if (!seen[seen_slot(st->key)]) return fail("repetition filter");
     if (st->checkers != (has_king(sideToMove) ? attackers_to(king_square(sideToMove), pieces()) &
                                                     byColor[~sideToMove]
                                               : 0))
