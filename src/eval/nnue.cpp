@@ -77,10 +77,10 @@ T get(const unsigned char*& p) {
 // --- Inference ----------------------------------------------------------------------
 
 // dst = src + the columns of `add` - the columns of `sub` (a move's changes on one side,
-// or every piece from the bias when computed afresh). The sums are kept in registers a
-// tile at a time while every row is added: a loop over the rows, each over the whole
-// accumulator in memory, left the compiler a scalar loop for more than one row (a fresh
-// computation's 20-30), which took most of the time the first layer took.
+// or every piece from the bias when computed afresh). A tile of the sums stays in
+// registers while every row is added, so that each is loaded and stored once: a loop over
+// the rows that each walks the whole accumulator in memory is one the compiler may leave
+// scalar, and a fresh computation adds 20-30 rows.
 void apply_changes(const Network& net, const int16_t* src, int16_t* dst, const int* add, int nAdd,
                    const int* sub, int nSub) {
     // 16-bit sums throughout: the trainer bounds the weights so that no accumulator of a
