@@ -4,7 +4,6 @@
 // the reports). Not a public header: only the search layer includes it.
 #pragma once
 
-#include "khun/eval/nnue.h"
 #include "khun/rules/movegen.h"
 #include "khun/search/search.h"
 #include "khun/search/search_params.h"
