@@ -255,10 +255,11 @@ class Position {
     // How many states of the chain, back to its start, have a key in each slot: a key
     // whose slot holds only itself has no repeat to look for, and is_repetition() then
     // skips the walk back, a load per state that waits on the one before (in endings
-    // without a capture, up to a hundred plies at every node).
+    // without a capture, up to a hundred plies at every node). 32-bit counts: a `position`
+    // command's move list has no length limit, and a 16-bit count wraps after 65,536.
     static constexpr int SeenBits = 12;
     [[nodiscard]] static size_t seen_slot(Key k) { return size_t(k >> (64 - SeenBits)); }
-    uint16_t seen[size_t(1) << SeenBits] = {};
+    uint32_t seen[size_t(1) << SeenBits] = {};
 };
 
 // Placement, inline here so that FEN reading (fen.cpp) and make/unmake share it.
