@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets with clang and runs each for a bounded time, one process
-# on one core at a time. Fails on the first crash, sanitizer report, leak or hang; the
-# input that caused it is left in $BUILD/artifacts/.
+# Builds the libFuzzer targets with clang and runs each for a bounded time, one process on
+# one core each, JOBS of them at once (default 1). Fails on the first crash, sanitizer
+# report, leak or hang; the input that caused it is left in $BUILD/artifacts/.
 #
 #   tests/fuzz/run.sh [seconds per target, default 60] [target ...]
 #
@@ -31,9 +31,10 @@ cmake --build "$BUILD" -j"${JOBS:-1}" --target $(printf 'fuzz_%s ' "${targets[@]
 mkdir -p "$BUILD/artifacts"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-for t in "${targets[@]}"; do
+# One target's run; its stats when it passes, the log's tail when it fails.
+fuzz_one() {
+  local t=$1
   mkdir -p "$BUILD/corpus/$t"
-  echo "== fuzz_$t: ${secs} s"
   # -timeout: one input that runs 20 s is a hang. -rss_limit_mb: a leak or a runaway
   # allocation fails the run.
   if ! "$BUILD/tests/fuzz/fuzz_$t" "$BUILD/corpus/$t" "tests/fuzz/corpus/$t" \
@@ -42,9 +43,25 @@ for t in "${targets[@]}"; do
       -artifact_prefix="$BUILD/artifacts/$t-" 2>"$BUILD/fuzz_$t.log"; then
     tail -n 60 "$BUILD/fuzz_$t.log"
     echo "fuzz_$t FAILED: see $BUILD/fuzz_$t.log and $BUILD/artifacts/" >&2
-    exit 1
+    return 1
   fi
   grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$BUILD/fuzz_$t.log" |
     sed "s/^/fuzz_$t /"
+}
+
+# JOBS targets run at once (each is one process on one core).
+running=()
+failed=0
+for t in "${targets[@]}"; do
+  echo "== fuzz_$t: ${secs} s"
+  fuzz_one "$t" &
+  running+=($!)
+  if [ ${#running[@]} -ge "${JOBS:-1}" ]; then
+    wait "${running[0]}" || failed=1
+    running=("${running[@]:1}")
+    [ "$failed" = 0 ] || break
+  fi
 done
+for pid in "${running[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" = 0 ] || exit 1
 echo "fuzzing: no crash in ${targets[*]}"
