@@ -9,7 +9,14 @@ each engine spends its clock and how deep it gets there (TUNING.md, "Ninth round
 
 For each engine and range: the moves counted, the median depth, the mean time a move;
 then the median of the whole game's thinking time. Moves without a depth and time
-comment (book moves, a forfeit) are skipped. Standard library only.
+comment (book moves, a forfeit) are skipped.
+
+With --leads it also says, per engine, where its score came from (TUNING.md, "Sixteenth
+round"): the games in which it led first (its own score at least +2.00, or a mate for
+it, on five of its moves in a row, before the other engine did), those the other led
+first, and those neither did, each with the engine's wins, losses and draws. A score
+that shrinks as the clock grows is then fewer leads, or leads less often won.
+Standard library only.
 """
 
 import argparse
@@ -20,6 +27,11 @@ from collections import defaultdict
 
 from cutechess_pgn import games, stats
 
+# A lead: the engine's own score at least LEAD centipawns (or a mate for it) on
+# LEAD_MOVES of its moves in a row (TUNING.md, "Fifteenth round" counted them so).
+LEAD = 200
+LEAD_MOVES = 5
+
 # A movetext token: a comment, a move number ("12." or "12..."), a result, or a move.
 TOKEN = re.compile(r"\{([^}]*)\}|(\d+\.+)|(1-0|0-1|1/2-1/2|\*)|(\S+)")
 
@@ -28,6 +40,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("pgn", nargs="+")
     ap.add_argument("--bucket", type=int, default=20, help="moves a range (default 20)")
+    ap.add_argument("--leads", action="store_true",
+                    help="also each engine's games by who led first, with its results")
     args = ap.parse_args(argv)
     if args.bucket < 1:
         ap.error("--bucket must be at least 1")
@@ -35,6 +49,8 @@ def main(argv=None):
     depth = defaultdict(lambda: defaultdict(list))
     time = defaultdict(lambda: defaultdict(list))
     total = defaultdict(list)
+    # engine -> "first" / "other" / "neither" -> [wins, losses, draws]
+    leads = defaultdict(lambda: {k: [0, 0, 0] for k in ("first", "other", "neither")})
     for path in args.pgn:
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
@@ -49,6 +65,8 @@ def main(argv=None):
             # where the FEN does); a comment belongs to the move before it. Other comments
             # (the result's reason) match no statistics.
             number, black, last = 1, False, None
+            run = [0, 0]  # each side's moves in a row at LEAD or better
+            led = None  # the side (0 White, 1 Black) that led first
             for comment, numbered, _result, move in TOKEN.findall(body):
                 if numbered:
                     number, black = int(numbered.rstrip(".")), numbered.endswith("...")
@@ -59,13 +77,24 @@ def main(argv=None):
                     move_number, by_black = last
                     last = None
                     engine = names[by_black]
-                    _cp, d, seconds = st
+                    cp, d, seconds = st
+                    mate_for = cp is None and not comment.lstrip().startswith("-")
+                    ahead = mate_for if cp is None else cp >= LEAD
+                    run[by_black] = run[by_black] + 1 if ahead else 0
+                    if led is None and run[by_black] >= LEAD_MOVES:
+                        led = int(by_black)
                     bucket = (move_number - 1) // args.bucket
                     depth[engine][bucket].append(d)
                     time[engine][bucket].append(seconds)
                     thought[engine] += seconds
             for engine, seconds in thought.items():
                 total[engine].append(seconds)
+            result = {"1-0": 0, "0-1": 1, "1/2-1/2": 2}.get(tags.get("Result"))
+            if result is not None and names[0] != names[1]:
+                for side, engine in enumerate(names):
+                    kind = "neither" if led is None else "first" if led == side else "other"
+                    # wins, losses, draws from this engine's side
+                    leads[engine][kind][2 if result == 2 else int(result != side)] += 1
 
     for engine in sorted(depth):
         print(engine)
@@ -76,6 +105,12 @@ def main(argv=None):
                   f"{statistics.median(d):4.1f}, mean time {statistics.mean(t):.3f} s")
         print(f"  thinking time a game: median {statistics.median(total[engine]):.2f} s "
               f"over {len(total[engine])} games")
+        if args.leads:
+            for kind, what in (("first", "led first"), ("other", "the other led first"),
+                               ("neither", "neither led")):
+                w, l, d = leads[engine][kind]
+                n = w + l + d
+                print(f"  {what}: {n} game{'' if n == 1 else 's'}, +{w} -{l} ={d}")
     return 0
 
 
