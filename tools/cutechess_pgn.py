@@ -42,3 +42,12 @@ def score(comment):
     """The comment's score in centipawns from the mover's side; None for a mate or none."""
     st = stats(comment)
     return st[0] if st else None
+
+
+def mate_sign(comment):
+    """+1 when the comment's score is a mate for the mover (M5), -1 a mate against it (-M3),
+    0 for any other score or none."""
+    m = STATS.match(comment)
+    if not m or not m.group(2):
+        return 0
+    return -1 if m.group(1) == "-" else 1

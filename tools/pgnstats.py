@@ -25,7 +25,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-from cutechess_pgn import games, stats
+from cutechess_pgn import games, mate_sign, stats
 
 # A lead: the engine's own score at least LEAD centipawns (or a mate for it) on
 # LEAD_MOVES of its moves in a row (TUNING.md, "Fifteenth round" counted them so).
@@ -78,8 +78,7 @@ def main(argv=None):
                     last = None
                     engine = names[by_black]
                     cp, d, seconds = st
-                    mate_for = cp is None and not comment.lstrip().startswith("-")
-                    ahead = mate_for if cp is None else cp >= LEAD
+                    ahead = mate_sign(comment) > 0 if cp is None else cp >= LEAD
                     run[by_black] = run[by_black] + 1 if ahead else 0
                     if led is None and run[by_black] >= LEAD_MOVES:
                         led = int(by_black)
