@@ -21,6 +21,9 @@ namespace {
 
 // pychess.org pings the event stream every 6 s: this long without a byte means it died.
 constexpr int EventIdleSeconds = 20;
+// An accepted challenge holds a slot until its gameStart; one that never comes (a custom
+// FEN the server could not set up, a gameStart lost) gives the slot back after this long.
+constexpr auto AcceptedGameWait = std::chrono::seconds(30);
 
 // "5+3", "0.5+0": the site's clock in minutes and increment in seconds.
 std::string clock_text(const json& tc) {
@@ -42,6 +45,7 @@ class Bot {
     void on_challenge(const json& c);
     void start_game(const std::string& id);
     void reap();
+    void expire_accepted();
     [[nodiscard]] bool done() const {
         return config.maxGames > 0 && finishedGames >= config.maxGames;
     }
@@ -57,8 +61,9 @@ class Bot {
     std::unique_ptr<http::Client> events; // the event stream, whose lines make the requests
     bot::GameContext context;
     std::map<std::string, std::unique_ptr<bot::BotGame>> games;
-    std::set<std::string> seen;     // every game id started, so a repeated gameStart is ignored
-    std::set<std::string> accepted; // accepted challenges whose gameStart has not come
+    std::set<std::string> seen; // every game id started, so a repeated gameStart is ignored
+    // Accepted challenges whose gameStart has not come, and when they were accepted.
+    std::map<std::string, std::chrono::steady_clock::time_point> accepted;
     std::atomic<int> finishedGames{0};
     std::atomic<bool> quit{false};   // the games stop (at exit)
     std::atomic<bool> finish{false}; // the event stream stops: --max-games reached
@@ -90,7 +95,7 @@ void Bot::on_challenge(const json& c) {
     }
     const http::Response r = client->post("/api/challenge/" + id + "/accept");
     if (r.ok()) {
-        accepted.insert(id);
+        accepted[id] = std::chrono::steady_clock::now();
         log.line(what + ": accepted");
     } else {
         log.line(what + ": could not accept (" + r.what() + ")");
@@ -98,26 +103,71 @@ void Bot::on_challenge(const json& c) {
 }
 
 void Bot::start_game(const std::string& id) {
-    if (id.empty() || !seen.insert(id).second) return;
-    accepted.erase(id);
+    if (id.empty() || seen.count(id)) return;
+    // A game we accepted was counted then. One that comes without a challenge (a rematch,
+    // a challenge whose slot was given back, a game in progress re-sent after a restart)
+    // takes a slot now, or is aborted when none is free.
+    if (!accepted.erase(id)) {
+        const bool full = playing() + int(accepted.size()) >= config.concurrency;
+        const bool spent =
+            config.maxGames > 0 && int(seen.size() + accepted.size()) >= config.maxGames;
+        if (full || spent) {
+            const http::Response r = client->post("/api/bot/game/" + id + "/abort");
+            log.line("game " + id + " came without a challenge, but " +
+                     (full ? "the --concurrency " + std::to_string(config.concurrency) +
+                                 " slots are taken"
+                           : "the --max-games " + std::to_string(config.maxGames) +
+                                 " are played or playing") +
+                     "; aborted it" + (r.ok() ? "" : " (" + r.what() + ")"));
+            return;
+        }
+    }
+    seen.insert(id);
     games[id] = std::make_unique<bot::BotGame>(id, context);
 }
 
-// Games that ended are joined and dropped; their ids stay in `seen`.
+// Games that ended are joined and dropped. Their ids stay in `seen`, but for games the
+// watchdog ended: the server may still have one and send gameStart for it again.
 void Bot::reap() {
-    for (auto it = games.begin(); it != games.end();)
-        it = it->second->finished() ? games.erase(it) : std::next(it);
+    for (auto it = games.begin(); it != games.end();) {
+        if (!it->second->finished()) {
+            ++it;
+            continue;
+        }
+        if (it->second->abandoned()) seen.erase(it->first);
+        it = games.erase(it);
+    }
+}
+
+void Bot::expire_accepted() {
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = accepted.begin(); it != accepted.end();) {
+        if (now - it->second < AcceptedGameWait) {
+            ++it;
+            continue;
+        }
+        log.line("challenge " + it->first + ": accepted, but no game began in " +
+                 std::to_string(std::chrono::seconds(AcceptedGameWait).count()) +
+                 " s; its slot is free again");
+        it = accepted.erase(it);
+    }
 }
 
 bool Bot::on_event(const std::string& line) {
     reap();
+    expire_accepted();
     const json j = json::parse(line, nullptr, false);
-    if (j.is_object()) {
-        const std::string type = j.value("type", "");
-        if (type == "challenge")
-            on_challenge(j.value("challenge", json::object()));
-        else if (type == "gameStart" && !done())
-            start_game(j.value("game", json::object()).value("id", ""));
+    // A field of another type than the site sends (json::type_error) skips the line.
+    try {
+        if (j.is_object()) {
+            const std::string type = j.value("type", "");
+            if (type == "challenge")
+                on_challenge(j.value("challenge", json::object()));
+            else if (type == "gameStart" && !done())
+                start_game(j.value("game", json::object()).value("id", ""));
+        }
+    } catch (const json::exception& e) {
+        log.line("ignored an event the client cannot read (" + std::string(e.what()) + ")");
     }
     return !done();
 }
@@ -144,10 +194,21 @@ int Bot::run() {
         const http::Response r = client->get("/api/account");
         if (r.ok()) {
             const json j = json::parse(r.body, nullptr, false);
-            context.account = j.is_object() ? j.value("id", j.value("username", "")) : "";
-            if (!context.account.empty()) break;
-            log.line("error: " + config.server + "/api/account did not say who we are");
-            return 1;
+            context.account = bot::text_field(j, "id");
+            if (context.account.empty()) context.account = bot::text_field(j, "username");
+            if (context.account.empty()) {
+                log.line("error: " + config.server + "/api/account did not say who we are");
+                return 1;
+            }
+            // The site answers a token of an account that is not a BOT everywhere but on
+            // the BOT endpoints, which refuse it with a bare 403: say what to do instead.
+            if (bot::text_field(j, "title") != "BOT") {
+                log.line("error: " + context.account +
+                         " is not a BOT account: upgrade the account to BOT (on the site: "
+                         "Account, BOT API tokens, Upgrade to BOT), then run khun bot again");
+                return 1;
+            }
+            break;
         }
         if (r.status >= 400 && r.status < 500) {
             log.line("error: " + config.server + " refused the token (" + r.what() + ")");
@@ -185,6 +246,7 @@ int Bot::run() {
                  "); reconnecting in " + std::to_string(wait) + " s");
         bot::pause(wait, [this] {
             reap();
+            expire_accepted();
             return done();
         });
     }

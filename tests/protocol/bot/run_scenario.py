@@ -45,14 +45,19 @@ SCENARIOS = {
         parallel=2, args=["--max-games", "2", "--concurrency", "2"]),
     # 2. Set-up positions with a running count: board's honour (limit 128 plies, 79 left),
     #    the bot moving first; then a bare king's count with 5 plies left, which runs out
-    #    with the bot to move (unless it mates first): the server ends the game there.
+    #    with the bot to move (unless it mates first): the server ends the game there. The
+    #    same again where the server (Fairy-Stockfish) does not end it: the bot moves on.
     "count": dict(
         games=[Spec("makruk", bot="white", limit=15, inc=1, plies=30,
                     fen="8/8/4k3/8/2nM4/8/2m5/K1m5 w - 128 49 91"),
                Spec("makruk", bot="black", limit=15, inc=1, plies=40,
-                    fen="8/8/4k3/8/2n5/8/2m5/K1m5 w - 64 60 91")],
-        parallel=2, args=["--max-games", "2", "--concurrency", "2"], token_via="env",
-        ends={1: ("counting rule", "checkmate", "stalemate")}),
+                    fen="8/8/4k3/8/2n5/8/2m5/K1m5 w - 64 60 91"),
+               Spec("makruk", bot="black", limit=15, inc=1, plies=16, opponent="bob",
+                    fen="8/8/4k3/8/2n5/8/2m5/K1m5 w - 64 60 91",
+                    server_ignores=("counting rule", "threefold repetition"))],
+        parallel=2, args=["--max-games", "3", "--concurrency", "2"], token_via="env",
+        ends={1: ("counting rule", "checkmate", "stalemate"),
+              2: ("ply cap (16)", "checkmate", "stalemate")}),
     # 3. Challenges in games the bot does not play (chess, shogi, and one left out by
     #    --variants) are declined with reason "variant"; then it plays an accepted game.
     "decline": dict(
@@ -63,11 +68,14 @@ SCENARIOS = {
         parallel=1, args=["--max-games", "1", "--variants", "makruk,asean"],
         advertised=["makruk", "asean"]),
     # 4. The event stream cut mid-game (and two reconnections refused with 502), the game
-    #    stream ended by the server, then both cut at once (the game stream's first
-    #    reopening refused: the server re-sends gameStart): the game goes on each time.
+    #    stream ended by the server, then both cut at once (two event stream reconnections
+    #    and the game stream's first reopening refused: the event stream is back after the
+    #    server let go of the cut game stream, so it re-sends gameStart): the game goes on
+    #    each time. A cut game stream is reopened only after 8 s, and the clock of 30 s
+    #    leaves the bot enough for the ten it is blind after the double cut.
     "drops": dict(
-        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=40,
-                    drops={6: "event", 14: "game", 22: "both"})],
+        games=[Spec("makruk", bot="white", limit=30, inc=1, plies=26,
+                    drops={4: "event", 10: "game", 16: "both"})],
         parallel=1, args=["--max-games", "1"], check="drops"),
     # 5. A 502 answers the bot's 3rd move POST: (a) the move was not played, (b) it was.
     "move502": dict(
@@ -75,11 +83,13 @@ SCENARIOS = {
                Spec("cambodian", bot="white", limit=15, inc=1, plies=30, fail_move=(3, "b"),
                     opponent="bob")],
         parallel=2, args=["--max-games", "2", "--concurrency", "2"], check="move502"),
-    #    The bot killed mid-game and started again: the server re-sends gameStart for the
+    #    The bot killed mid-game and started again once the server has let go of its game
+    #    stream (README: wait before restarting): the server re-sends gameStart for the
     #    game in progress on the new event stream, and the new bot plays it to the end.
     "restart": dict(
         games=[Spec("makruk", bot="black", limit=15, inc=1, plies=40)],
-        parallel=1, args=["--max-games", "1"], restart_at=10, check="restart"),
+        parallel=1, args=["--max-games", "1"], restart_at=10, restart_wait=7,
+        check="restart"),
     # 6. A token the server refuses (403 on /api/account): exit 1, one error line.
     "badtoken": dict(games=[Spec("makruk")], args=["--max-games", "1"], token_via="env",
                      wrong_token=True, rc=1, max_lines=1),
@@ -88,9 +98,54 @@ SCENARIOS = {
                     rc=1, max_lines=3),
     #    Bad arguments: exit 2 before any request.
     "badargs": dict(games=[], args=["--concurrency", "0"], rc=2, max_lines=None),
+    #    A token of an account not yet upgraded to BOT (/api/account answers, the BOT
+    #    endpoints refuse it): exit 1, saying to upgrade the account.
+    "notbot": dict(games=[Spec("makruk")], args=["--max-games", "1"], title="", rc=1,
+                   max_lines=1, says="upgrade the account to BOT"),
+    # 7. The server's edge cases (gbtami/pychess-variants, server/). A game the server
+    #    restored after a restart says initialFen "None" for the start position; a set-up
+    #    position Khun refuses is aborted at once, not lost on time.
+    "restored": dict(
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=30, fen_text="None"),
+               Spec("makruk", bot="black", limit=15, inc=1, expect="abort", opponent="bob",
+                    fen="4k3/8/P7/8/8/8/8/4K3 w - - 0 1")],
+        parallel=2, args=["--max-games", "2", "--concurrency", "2"]),
+    #    The opponent takes back its move and the bot's (casual games allow it without
+    #    asking): the list is again the one the bot answered, and the bot moves again.
+    "takeback": dict(
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=30, takeback=10)],
+        parallel=1, args=["--max-games", "1"], check="takeback"),
+    #    The game stream goes silent after the bot's move (no pings): the bot drops it after
+    #    20 s and reopens it only once the server has let go of it (no conflict). The
+    #    opponent's reply came during the silence, leaving the bot half a second: a bot that
+    #    trusted the fresh gameFull's clock would overspend and lose on time.
+    "stale": dict(
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=24, stall=9)],
+        parallel=1, args=["--max-games", "1"], check="stale"),
+    #    The server ends the game but its gameEnd never comes, and the game stream answers
+    #    200 and breaks from then on: the bot's watchdog ends the game after the clocks,
+    #    an increment and 60 s, and --max-games 1 then lets it exit.
+    "lost": dict(
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=40, lose=6)],
+        parallel=1, args=["--max-games", "1"], timeout=125, check="lost"),
+    #    An accepted challenge whose game never starts holds the only slot (--concurrency 1):
+    #    the next challenge is declined "later" until the bot gives the slot back (30 s),
+    #    then accepted and played.
+    "nostart": dict(
+        games=[Spec("makruk", expect="swallow"),
+               Spec("makruk", bot="black", limit=15, inc=1, plies=30, opponent="bob")],
+        parallel=2, args=["--max-games", "1"], check="nostart"),
+    #    Games that come without a challenge (rematches) take slots too: one that comes
+    #    while the only slot is taken is aborted, one that comes when it is free is played.
+    "rematch": dict(
+        games=[Spec("makruk", bot="white", limit=15, inc=1, plies=30),
+               Spec("makruk", bot="black", unchallenged=True, expect="abort"),
+               Spec("makruk", bot="black", limit=15, inc=1, plies=30, unchallenged=True,
+                    when_idle=True)],
+        parallel=2, args=["--max-games", "2"]),
 }
 
-TIMEOUT = 85  # seconds for the whole scenario; ctest's limit is 100
+TIMEOUT = 85  # seconds for a whole scenario (or its `timeout`); ctest allows 15 s more
 EXIT_GRACE = 5  # the bot must exit this soon after the last gameEnd (--max-games)
 
 
@@ -151,7 +206,8 @@ def run(name, khun, keep):
     token = secret()
     server_token = secret() if sc.get("wrong_token") else token
     s = StandIn(khun, server_token, sc["games"], log_path, sc.get("parallel", 1),
-                refuse_events=sc.get("refuse_events", False))
+                refuse_events=sc.get("refuse_events", False), title=sc.get("title", "BOT"))
+    timeout = sc.get("timeout", TIMEOUT)
     port = s.serve()
     url = "http://127.0.0.1:%d" % port
     env = dict(os.environ)
@@ -168,15 +224,18 @@ def run(name, khun, keep):
     bot = Bot(argv, env)
     bots = [bot]
     if sc.get("restart_at"):
-        while time.monotonic() < t0 + TIMEOUT and bot.p.poll() is None and not any(
+        while time.monotonic() < t0 + timeout and bot.p.poll() is None and not any(
                 len(g.moves) >= sc["restart_at"] for g in list(s.games.values())):
             time.sleep(0.02)
         bot.kill()
-        s.log("RESTART: the bot was killed; starting it again")
+        s.log("RESTART: the bot was killed; starting it again in %d s" % sc["restart_wait"])
         print("scenario %s: bot killed; starting it again" % name, flush=True)
+        time.sleep(sc["restart_wait"])
         bot = Bot(argv, env)
         bots.append(bot)
-    rc = bot.wait(t0 + TIMEOUT, until=s.done if sc["games"] else None)
+    # A bot that must end a game by itself (check "lost") is waited for to the end.
+    until = s.done if sc["games"] and sc.get("check") != "lost" else None
+    rc = bot.wait(t0 + timeout, until=until)
     bot.kill()
     s.stop()
     elapsed = time.monotonic() - t0
@@ -203,6 +262,8 @@ def run(name, khun, keep):
         lines = [l for l in bot.err if l.strip()]
         if sc.get("max_lines") and not 1 <= len(lines) <= sc["max_lines"]:
             failures.append("expected 1..%d lines on stderr, got %d" % (sc["max_lines"], len(lines)))
+        if sc.get("says") and not any(sc["says"] in l for l in lines):
+            failures.append("no line on stderr says %r" % sc["says"])
         if want_rc == 1 and sc.get("wrong_token") and s.auth_failures == 0:
             failures.append("the server never refused the token")
         if s.games:
@@ -252,20 +313,31 @@ def judge_games(s, sc, bot):
             f.append("challenge %s (%s) was never answered" % (cid, spec.key))
     if s.todo:
         f.append("%d challenge(s) never sent" % len(s.todo))
-    played = [sp for sp in sc["games"] if sp.expect == "play"]
-    if len(s.games) != len(played):
-        f.append("%d games started, expected %d" % (len(s.games), len(played)))
+    made = [sp for sp in sc["games"] if sp.expect in ("play", "abort")]
+    if len(s.games) != len(made):
+        f.append("%d games started, expected %d" % (len(s.games), len(made)))
     for i, g in enumerate(s.games.values()):
         f += ["game %s: %s" % (g.id, x) for x in g.failures]
+        if g.conflicts:
+            f.append("game %s: %d game stream(s) opened while the server still held one "
+                     "(answered 200, then broken off)" % (g.id, g.conflicts))
         if not g.over:
             f.append("game %s (%s) never finished: %d plies" % (g.id, g.spec.variant, len(g.moves)))
+            continue
+        if g.spec.expect == "abort":
+            if g.over != "bot abort":
+                f.append("game %s ended by %s; expected the bot to abort it" % (g.id, g.over))
+            elif g.ended_at - g.created > 10:
+                f.append("game %s aborted %.0f s after it began, not at once"
+                         % (g.id, g.ended_at - g.created))
             continue
         want = sc.get("ends", {}).get(i)
         if want and g.over not in want:
             f.append("game %s ended by %s, expected one of %s" % (g.id, g.over, want))
         # Without a planned drop, 502 or restart one game stream is enough; a second one
         # means the bot started the game twice (gameStart can come twice).
-        quiet = not (g.spec.drops or g.spec.fail_move or sc.get("restart_at"))
+        quiet = not (g.spec.drops or g.spec.fail_move or g.spec.stall or g.spec.lose
+                     or sc.get("restart_at"))
         if quiet and g.stream_opens != 1:
             f.append("game %s: game stream opened %d times, with no reason to reopen it"
                      % (g.id, g.stream_opens))
@@ -273,10 +345,26 @@ def judge_games(s, sc, bot):
         first = 0 if g.bot_white != black_first else 1  # the index of the bot's first move
         if len(g.moves) <= first:
             f.append("game %s: the bot never moved" % g.id)
-    if s.last_end is not None and bot.exited is not None and bot.exited - s.last_end > EXIT_GRACE:
-        f.append("the bot exited %.1f s after the last gameEnd (more than %d s)"
-                 % (bot.exited - s.last_end, EXIT_GRACE))
+    if s.last_end is not None and bot.exited is not None:
+        after = bot.exited - s.last_end
+        if sc.get("check") == "lost":
+            # The watchdog: not before the clocks could have run out, and not much later
+            # than the clocks, an increment and 60 s (game.lost_bound).
+            g = next(iter(s.games.values()))
+            if not 60 <= after <= g.lost_bound + EXIT_GRACE:
+                f.append("the bot ended the lost game %.1f s after the server did (expected "
+                         "60 to %.0f s)" % (after, g.lost_bound + EXIT_GRACE))
+        elif after > EXIT_GRACE:
+            f.append("the bot exited %.1f s after the last gameEnd (more than %d s)"
+                     % (after, EXIT_GRACE))
     check = sc.get("check")
+    g = next(iter(s.games.values()), None)
+    if check == "takeback" and g and not g.took_back:
+        f.append("the game ended at ply %d, before the planned takeback" % len(g.moves))
+    if check == "stale" and g and (g.stalled is not None or len(g.moves) <= g.spec.stall + 1):
+        f.append("the game did not get past the silence (ply %d)" % len(g.moves))
+    if check == "nostart" and not any(d[2] == "later" for d in s.declines):
+        f.append("no challenge was declined 'later' while the accepted one held the slot")
     if check == "drops":
         g = next(iter(s.games.values()), None)
         # 3 event streams at least (first, after the cut, after the double cut), the two
@@ -290,7 +378,7 @@ def judge_games(s, sc, bot):
             f.append("gameStart was never re-sent (the game stream came back first?)")
         if g and g.stream_opens < 3:
             f.append("game stream opened %d times, expected 3 or more" % g.stream_opens)
-        if g and len(g.moves) < 23:
+        if g and len(g.moves) <= max(g.spec.drops):
             f.append("the game stopped at ply %d, before the last drop" % len(g.moves))
     if check == "restart":
         g = next(iter(s.games.values()), None)

@@ -6,7 +6,10 @@ The shapes and units are the site's, not lichess's: the account is {"id", "usern
 "title"}; the event stream needs the X-PyChess-Bot-Capabilities header; gameStart carries
 only strings; the game stream's clocks are milliseconds (sometimes floats) and its
 increments seconds, its status always "started", and gameEnd has no result. Moves are
-UCI as Fairy-Stockfish writes them (b5b6m, a7a8q).
+UCI as Fairy-Stockfish writes them (b5b6m, a7a8q). As the site does, it ignores (with
+200) a move posted out of turn, lets go of a game stream only some seconds after the bot
+hung up (NOTICE_SECONDS) and answers a second stream for the game 200 then breaks it off
+(a conflict), and answers a lost game's stream 200 and breaks it, for ever.
 
 The other side is a second Khun speaking UCI (games.py), which also referees each move.
 
@@ -27,17 +30,19 @@ import threading
 import time
 import urllib.parse
 
-from games import PING_SECONDS, Game, Log, Spec, new_id
+from games import NOTICE_SECONDS, PING_SECONDS, Game, Log, Spec, new_id
 
 VARIANTS_KHUN = ("makruk", "makpong", "cambodian", "asean", "sittuyin", "makrukhouse")
+RETRY_LATER = 5.0  # a challenger declined with "later" challenges again this much later
 
 
 class StandIn:
     """The server's state: the challenges to send, the games, and what the bot did."""
 
     def __init__(self, khun, token, specs, log_path=None, parallel=1, bot_name="KhunBot",
-                 refuse_events=False):
+                 refuse_events=False, title="BOT"):
         self.khun, self.token, self.bot_name = khun, token, bot_name
+        self.title = title                  # the account's title: "BOT" once upgraded
         self.log = Log(log_path)
         self.todo = collections.deque(specs)
         self.parallel = parallel            # challenges out or games running at once
@@ -58,6 +63,7 @@ class StandIn:
         self.auth_failures = 0
         self.stopping = False
         self.held = 0                       # challenges held back after a "later" decline
+        self.held_since = 0.0
         self.last_end = None
 
     # -- the director: challenges, one slot at a time ----------------------------------------
@@ -70,11 +76,25 @@ class StandIn:
         with the lock held, whenever that may have changed)."""
         if not self.capabilities:
             return  # the bot has not said what it plays yet
+        if self.held and time.monotonic() - self.held_since >= RETRY_LATER:
+            self.held = 0
         busy = sum(1 for c in self.challenges.values() if c[1] == "sent")
         busy += sum(1 for g in self.games.values() if not g.over)
         while self.todo and busy < self.parallel - self.held:
-            spec = self.todo.popleft()
+            spec = self.todo[0]
+            if spec.when_idle and busy:
+                return
+            self.todo.popleft()
             cid = new_id()
+            if spec.unchallenged:
+                # A rematch: the game is made with no challenge, and gameStart says so.
+                self.log("UNCHALLENGED game %s (%s)" % (cid, spec.variant))
+                self.challenges[cid] = [spec, "unchallenged", None]
+                self.games[cid] = Game(self, cid, spec, spec.bot != "black")
+                self.push_event({"type": "gameStart", "game": {
+                    "id": cid, "skill_level": "6", "chess960": "False"}})
+                busy += 1
+                continue
             color = {"white": "black", "black": "white"}.get(spec.bot, "random")
             final = color if color != "random" else random.choice(("white", "black"))
             self.challenges[cid] = [spec, "sent", final]
@@ -95,7 +115,12 @@ class StandIn:
                 return False
             spec = c[0]
             c[1] = "accepted"
-            if spec.expect != "play" or spec.variant not in VARIANTS_KHUN:
+            if spec.expect == "swallow":
+                # Accepted, but the game never starts (a custom FEN the server could not
+                # set up, a gameStart lost): the bot must give the slot back by itself.
+                self.log("SWALLOW challenge %s: accepted, no game will start" % cid)
+                return True
+            if spec.expect not in ("play", "abort") or spec.variant not in VARIANTS_KHUN:
                 self.failures.append("challenge %s (%s) accepted; expected a decline (%s)"
                                      % (cid, spec.key, spec.expect))
                 self.direct()
@@ -121,6 +146,7 @@ class StandIn:
                 # Busy: challenge again once a game has ended.
                 self.todo.appendleft(c[0])
                 self.held += 1
+                self.held_since = time.monotonic()
             elif c[0].expect != reason:
                 self.failures.append("challenge %s (%s) declined with reason %r; expected %s"
                                      % (cid, c[0].key, reason, c[0].expect))
@@ -141,16 +167,18 @@ class StandIn:
             return
         self.log("DROP at ply %d of %s: %s" % (ply, game.id, what))
         if what in ("game", "both"):
-            # A clean end of the response for "game"; the abrupt close for "both", and the
-            # bot's next try refused, so that the event stream is back first: the server
-            # then re-sends gameStart (as it does for a game without a game stream).
+            # A clean end of the response for "game"; the abrupt close for "both" (the
+            # server holds that stream until it notices), the bot's next try refused, and
+            # the event stream's first two reconnections refused, so that it comes back
+            # after the server let go of the game stream: the server then re-sends
+            # gameStart (as it does for a game without a game stream).
             for q in game.streams:
                 q.put("__close__" if what == "game" else "__cut__")
             game.refuse_streams = 1 if what == "both" else 0
         if what in ("event", "both"):
             with self.lock:
                 self.event_gen += 1  # the current event stream cuts its connection
-                self.event_refusals_left = 2 if what == "event" else 0
+                self.event_refusals_left = 2
                 self.lock.notify_all()
 
     def done(self):
@@ -244,6 +272,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with s.lock:
                 s.auth_failures += 1
             return self.text(403, "403: Forbidden")
+        if s.title != "BOT" and pattern not in ("api/account", "api/account/playing"):
+            return self.text(403, "403: Forbidden")  # the BOT endpoints want a BOT account
         args = [p for p, q in zip(parts, pattern.split("/")) if q == "*"]
         try:
             fn(body, *args)
@@ -253,7 +283,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def account(self, body):
         name = self.standin.bot_name
-        self.reply(200, {"id": name, "username": name, "title": "BOT"})
+        self.reply(200, {"id": name, "username": name, "title": self.standin.title})
 
     def playing(self, body):
         self.reply(200, {"nowPlaying": []})
@@ -297,6 +327,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with s.lock:
                 s.lock.wait_for(lambda: s.events or s.event_gen != gen or s.stopping,
                                 timeout=0.2)
+                if s.held:
+                    s.direct()  # a challenge declined "later" may be due again
                 if s.event_gen != gen or s.stopping:
                     break
                 if not s.events and self.gone():
@@ -347,21 +379,41 @@ class Handler(http.server.BaseHTTPRequestHandler):
             g.refuse_streams -= refuse
         if refuse:
             return self.text(502, "<html><body><h1>502 Bad Gateway</h1></body></html>")
-        self.start_stream()
+        if g.lost:
+            # A game the server lost (or whose gameEnd was missed): the handler answers 200
+            # and fails before the first line, for ever.
+            self.start_stream()
+            return self.cut("game stream of a lost game")
         q = g.open_stream(self)
+        self.start_stream()
+        if q is None:
+            return self.cut("game stream (conflict)")
         last = time.monotonic()
+        hung = None  # when the bot hung up (or the connection was cut)
         try:
             while not s.stopping:
+                if hung is None and self.gone():
+                    hung = time.monotonic()
+                    s.log("game stream %s: the bot hung up" % gid)
+                if hung is not None:
+                    # Noticed at the server's next write: until then it holds the stream.
+                    if time.monotonic() - hung >= NOTICE_SECONDS:
+                        return s.log("game stream %s: let go" % gid)
+                    time.sleep(0.2)
+                    continue
+                if g.stalled is not None:
+                    time.sleep(0.2)  # silent: no line, no ping
+                    continue
                 try:
                     line = q.get(timeout=0.2)
                 except queue.Empty:
-                    if self.gone():
-                        return s.log("game stream %s: the bot hung up" % gid)
                     if time.monotonic() - last < PING_SECONDS:
                         continue
                     line = '{"type": "ping"}'
                 if line == "__cut__":
-                    return self.cut("game stream")
+                    self.cut("game stream")
+                    hung = time.monotonic()
+                    continue
                 if line == "__close__":
                     s.log("game stream %s: closed by the server" % gid)
                     self.wfile.write(b"0\r\n\r\n")
