@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tuner data from Cute Chess Makruk PGNs (see TUNING.md, fifth round).
+"""Tuner data from Cute Chess Makruk PGNs (see docs/log/tuning.md, "Fifth round").
 
 usage: pgn2data.py [--khun PATH] [--ignore NAME]... OUT PGN...
 

@@ -3,7 +3,8 @@
 
 Cute Chess writes each move's score, depth and time as a comment ({+0.19/17 0.43s}).
 This sums them by ranges of move numbers for every engine in the files, to see where
-each engine spends its clock and how deep it gets there (TUNING.md, "Ninth round"):
+each engine spends its clock and how deep it gets there (docs/log/tuning.md, "Ninth
+round"):
 
     python3 tools/pgnstats.py games.pgn [more.pgn ...] [--bucket 20]
 
@@ -11,11 +12,11 @@ For each engine and range: the moves counted, the median depth, the mean time a 
 then the median of the whole game's thinking time. Moves without a depth and time
 comment (book moves, a forfeit) are skipped.
 
-With --leads it also says, per engine, where its score came from (TUNING.md, "Sixteenth
-round"): the games in which it led first (its own score at least +2.00, or a mate for
-it, on five of its moves in a row, before the other engine did), those the other led
-first, and those neither did, each with the engine's wins, losses and draws. A score
-that shrinks as the clock grows is then fewer leads, or leads less often won.
+With --leads it also says, per engine, where its score came from (docs/log/tuning.md,
+"Sixteenth round"): the games in which it led first (its own score at least +2.00, or a
+mate for it, on five of its moves in a row, before the other engine did), those the
+other led first, and those neither did, each with the engine's wins, losses and draws. A
+score that shrinks as the clock grows is then fewer leads, or leads less often won.
 Standard library only.
 """
 
@@ -28,7 +29,7 @@ from collections import defaultdict
 from cutechess_pgn import games, mate_sign, stats
 
 # A lead: the engine's own score at least LEAD centipawns (or a mate for it) on
-# LEAD_MOVES of its moves in a row (TUNING.md, "Fifteenth round" counted them so).
+# LEAD_MOVES of its moves in a row (docs/log/tuning.md, "Fifteenth round", counted them so).
 LEAD = 200
 LEAD_MOVES = 5
 

@@ -10,7 +10,7 @@ by tools/referee.py (any game of the family, no Qt: an xboard oracle holds the r
 The state is written after every iteration and a run started again with the same --state
 goes on where it stopped. The schedule is Fishtest's: c_k = c / k^gamma, a_k = a / (A +
 k)^alpha, with c and a chosen so that the last iteration perturbs by each parameter's
-step and moves it by r_end * step^2 per game point (TUNING.md, "Search parameters").
+step and moves it by r_end * step^2 per game point (docs/tuning.md, "Search parameters").
 """
 
 import argparse

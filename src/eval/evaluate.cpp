@@ -317,8 +317,8 @@ bool board_honour(const Position& pos, Color strong) {
 
 // The net's own score already holds how drawish such an ending is (it learnt that from
 // the games' results): what it lacks is the count, so its score only fades over the last
-// NetHonourPlies plies the count leaves (fitted on the net's games, TUNING.md, "Thirteenth
-// round").
+// NetHonourPlies plies the count leaves (fitted on the net's games: docs/log/tuning.md,
+// "Thirteenth round").
 constexpr int NetHonourPlies = 80;
 
 int board_honour_left(const Position& pos, int horizon) {
@@ -351,7 +351,7 @@ bool mets_cannot_mate(const Position& pos, Color strong) {
 // A pawnless edge of more than a minor piece against a side that still has pieces, under
 // a board's-honour count: how often it still ends in a draw depends on who has the
 // rueas. Fitted on the results of 370,000 pawnless positions from Khun's games
-// (TUNING.md, "Sixth round"): a ruea more than the defender wins most of them, equal
+// (docs/log/tuning.md, "Sixth round"): a ruea more than the defender wins most of them, equal
 // rueas or minors against a ruea seldom.
 int pawnless_edge_scale(const Position& pos, Color strong, int edge) {
     const int ours = rueas(pos, strong), theirs = rueas(pos, ~strong);

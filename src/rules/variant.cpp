@@ -48,7 +48,7 @@ Variant make_cambodian() {
     v.counting = CountingRule::Cambodian;
     v.cecpPieces = cecp_pieces("piece M& FifD", "piece K& KismN");
     // Makruk's net, though it never saw the first-move leaps: it beat the hand-written
-    // evaluation here by about +60 Elo in 180 games (docs/nnue.md, "The related games").
+    // evaluation here by about +60 Elo in 180 games (docs/log/nnue.md, "The related games").
     v.net = GameNet::Makruk;
     return v;
 }
@@ -57,7 +57,7 @@ Variant make_makpong() {
     Variant v = like_makruk("makpong");
     v.makpong = true;
     // Makruk's net trained further on makpong's own games: +215 Elo over the hand-written
-    // evaluation at fixed nodes, where makruk's net made +26 (docs/nnue.md, "Makpong's net").
+    // evaluation at fixed nodes, where makruk's net made +26 (docs/log/nnue.md, "Makpong's net").
     v.net = GameNet::Makpong;
     return v;
 }

@@ -141,7 +141,7 @@ class Worker {
     // child's probe waits on memory, a DRAM miss that was over a quarter of bench's time
     // when each fetch began only after do_move. Fetched this early, the wait hides behind
     // the work on the moves before it; the fetches for moves that are pruned or never
-    // reached cost less than the waits they save (TUNING.md, "Eighth round").
+    // reached cost less than the waits they save (docs/log/tuning.md, "Eighth round").
     void prefetch_children(const MovePicker& mp) const {
         mp.for_each_left([this](Move m) { searcher.tt.prefetch(pos.search_key_after(m)); });
     }

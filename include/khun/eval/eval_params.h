@@ -43,8 +43,8 @@ enum Param : int {
     P_THREAT_BY_MINOR = P_THREAT_BY_PAWN + PIECE_TYPE_NB,
     P_HANGING = P_THREAT_BY_MINOR + PIECE_TYPE_NB,
     P_TEMPO,
-    // Added in the second round of features (appended so the older weights keep their
-    // places):
+    // Added after the first fits, appended so that the older weights keep their
+    // places:
     P_KING_DANGER,                                       // [attack units, capped at 15]
     P_SAFE_CHECK = P_KING_DANGER + 16,                   // [checking PieceType]
     P_KING_PAWN_SHELTER = P_SAFE_CHECK + PIECE_TYPE_NB,  // [own pawns before the king, 0..3]

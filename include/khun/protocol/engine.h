@@ -84,8 +84,8 @@ class Engine {
 
     // The net searches evaluate with, or nullptr: with Use NNUE on, in a game a net
     // serves, EvalFile's net or else the game's built-in one. A play level keeps the
-    // hand-written evaluation: its UCI_Elo map was fitted with it (TUNING.md, "Play
-    // levels").
+    // hand-written evaluation: its UCI_Elo map was fitted with it (docs/tuning.md,
+    // "Play levels").
     [[nodiscard]] const nnue::Network* net() const { return network().get(); }
     // That net's name ("" for none).
     [[nodiscard]] std::string net_name() const;

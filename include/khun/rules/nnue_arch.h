@@ -43,7 +43,7 @@ constexpr int OutputBuckets = 8;
 // The head, a second hidden layer a net may have beside the output layer: per output
 // bucket, the same 2 * HiddenSize activations -> HeadSize units h, clamp(h, 0, 1) -> one
 // number added to the output. A head whose last weights are 0 adds nothing, so a net
-// without one is grown into one by training (docs/nnue.md, "A second hidden layer").
+// without one is grown into one by training (docs/nnue.md, "A head").
 constexpr int HeadSize = 16;
 // Its integer inference: the activation clamp(x, 0, QA)^2 >> HeadActShift (1.0 is
 // QA^2 / 2^HeadActShift, about 508), the first weights x QH, so that a unit's 1.0 is

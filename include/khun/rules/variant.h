@@ -12,7 +12,7 @@ namespace khun {
 
 enum class CountingRule { None, Makruk, Cambodian, Asean };
 // The hand-written evaluation's weight sets (eval/eval_params.h), each fitted on its own
-// game's records (TUNING.md).
+// game's records (docs/tuning.md).
 enum class WeightSet { Makruk, Sittuyin };
 // The nets built into the binary (docs/nnue.md, "Which games use it"), each trained on its
 // own game's records; None: the game is evaluated by the hand-written evaluation only.

@@ -158,7 +158,7 @@ constexpr int CorrectionLimit = 1024;
 // retune of the evaluation must not silently move every SEE threshold and pruning margin
 // of the search. They are the tuned middlegame weights of the day they were fixed, so the
 // search prunes exactly as before; rounding them (110/530/360/230/800) scored 48.2% in
-// 200 games against that (TUNING.md, "Fixed SEE values"): change them with a match. They
+// 200 games against that (docs/log/tuning.md, "Fixed SEE values"): change them with a match. They
 // agree with Makruk's order: a met (one step diagonally) is worth less than a khon (one
 // step diagonally or straight ahead), the ma more than either, the ruea more, and the
 // ai-wok (ruea + ma + met) most. The king is 0: legal moves never put it en prise, and
@@ -189,7 +189,7 @@ constexpr int SkillDeltaMaxEg = 31;
 // Khun's own scale first: at the same level Khun's shallow searches are weaker than
 // Fairy-Stockfish's and its deep ones stronger. Elo' = Elo + a shift interpolated
 // linearly between these anchors: between 1000 and 2500 the line fitted to 160 games
-// against Fairy-Stockfish at the same UCI_Elo (TUNING.md, "Play levels"), and none at the
+// against Fairy-Stockfish at the same UCI_Elo (docs/log/tuning.md, "Play levels"), and none at the
 // ends of the range, which stay the weakest and the strongest level as in Fairy-Stockfish.
 constexpr double SkillEloAnchor[] = {500, 1000, 2500, 2850};
 constexpr double SkillEloAnchorShift[] = {0, 102, -85, 0};

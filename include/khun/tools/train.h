@@ -108,15 +108,15 @@ int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]
 struct Options {
     int epochs = 15;
     // Small batches and a brisk rate: the first net's batch 16384 at lr 0.001 took too few
-    // steps (the sweep is in docs/nnue.md, "Training").
+    // steps (the sweep is in docs/nnue.md, "The pipeline").
     int batch = 1024;
     float lr = 0.005f; // the first step's; cosine decay to lr / 100 at the last
     // The score's share of the target. The score alone by default: four in five makruk
     // self-play positions come from drawn games, and blending their results in (0.7, 0.4)
     // shrank the net's scores below the scale the search's margins are fitted to; those
-    // nets lost clearly to the net trained on scores alone (docs/nnue.md, "Nets"). A net
+    // nets lost clearly to the net trained on scores alone (docs/log/nnue.md, "Nets"). A net
     // fine-tuned on its own games is another case: once it has learnt its search's scores,
-    // the results are the news, and lambda 0.8 beat 1.0 there (docs/nnue.md,
+    // the results are the news, and lambda 0.8 beat 1.0 there (docs/log/nnue.md,
     // "Results blended in").
     float lambda = 1.0f;
     float decay = 0.01f; // AdamW's decoupled weight decay (times lr), on weights, not biases
@@ -128,7 +128,7 @@ struct Options {
     bool mirror = false;
     // Trains the head alone (a net with one): the first layer and the output layer keep
     // their values, so a fine-tune adds to the net it starts from and takes nothing away
-    // (docs/nnue.md, "A second hidden layer").
+    // (docs/nnue.md, "A head").
     bool headOnly = false;
 };
 

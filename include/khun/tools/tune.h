@@ -1,4 +1,4 @@
-// The tuning pipeline (see TUNING.md): self-play data generation and a Texel-style fit
+// The tuning pipeline (see docs/tuning.md): self-play data generation and a Texel-style fit
 // of the evaluation weights to game results.
 #pragma once
 
