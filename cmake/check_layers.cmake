@@ -3,7 +3,8 @@
 # layer and of the layers above it, never of a layer below. Run as
 #   cmake -DKHUN_ROOT=<source dir> -P cmake/check_layers.cmake
 # Also refuses a source file outside the layer folders (only src/main.cpp sits above them).
-set(layers rules eval search protocol tools)
+# bot (`khun bot`, optional) sits on protocol; no other layer may reach into it.
+set(layers rules eval search protocol tools bot)
 if(NOT KHUN_ROOT)
   message(FATAL_ERROR "check_layers: pass -DKHUN_ROOT=<source dir>")
 endif()

@@ -1,7 +1,9 @@
 // Entry point: the protocol loop by default, or a tool named on the command line.
 #include "khun/eval/tb.h"
+#ifdef KHUN_BOT
+#include "khun/bot/bot.h"
+#endif
 #include "khun/protocol/bench.h"
-#include "khun/protocol/bot.h"
 #include "khun/protocol/engine.h"
 #include "khun/protocol/protocol.h"
 #include "khun/protocol/uci.h"
@@ -179,58 +181,6 @@ int tbgen_cmd(const std::vector<std::string>& args) {
     return 0;
 }
 
-// `khun bot`: plays on pychess.org (or a server speaking its BOT API) as a BOT account.
-int bot_cmd(const std::vector<std::string>& args) {
-    using namespace khun;
-    protocol::BotConfig config;
-    std::string variants;
-    if (const char* t = std::getenv("KHUN_BOT_TOKEN")) config.token = t;
-    CLI::App app{"Plays on pychess.org as a BOT account through the site's BOT API: accepts the "
-                 "challenges it can play (declines the others with a reason), plays each game "
-                 "with its own engine, reconnects after a dropped stream or a server error and "
-                 "resumes the games in progress. One line per event on stderr. Create the "
-                 "account's token on the site (Account, BOT API tokens); it may also come "
-                 "from the environment variable KHUN_BOT_TOKEN, and it is never printed.",
-                 "khun bot"};
-    app.add_option("--server", config.server, "the site")->capture_default_str();
-    app.add_option("--token", config.token, "the BOT account's API token");
-    app.add_option("--max-games", config.maxGames,
-                   "exit 0 once this many games have ended (default: play on)")
-        ->check(CLI::NonNegativeNumber);
-    app.add_option("--concurrency", config.concurrency, "games played at once")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 64));
-    const std::vector<std::string> known = protocol::bot_variants();
-    std::string all;
-    for (const std::string& v : known) all += (all.empty() ? "" : ",") + v;
-    app.add_option("--variants", variants,
-                   "the games to accept, a comma list of pychess.org's names (default: " + all +
-                       ")");
-    app.add_option("--threads", config.threads, "search threads of each game's engine")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 512));
-    app.add_option("--hash", config.hashMb, "hash table of each game's engine, in MB")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 1 << 20));
-    if (auto exit = tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
-    if (config.token.empty()) {
-        std::cerr
-            << "khun bot: no token: give --token or set KHUN_BOT_TOKEN; see khun bot --help\n";
-        return tools::BadArguments;
-    }
-    std::istringstream list(variants);
-    for (std::string v; std::getline(list, v, ',');) {
-        if (v.empty()) continue;
-        if (std::find(known.begin(), known.end(), v) == known.end()) {
-            std::cerr << "khun bot: --variants: '" << v << "' is not a game Khun plays on "
-                      << "pychess.org (" << all << "); see khun bot --help\n";
-            return tools::BadArguments;
-        }
-        config.variants.push_back(v);
-    }
-    return protocol::run_bot(config, std::cerr);
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -254,7 +204,15 @@ int main(int argc, char** argv) {
     if (cmd == "train") return khun::tools::train::train_main(args, std::cerr);
     if (cmd == "datagen") return khun::tools::datagen_main(args);
     if (cmd == "tune") return khun::tools::tune_main(args);
-    if (cmd == "bot") return bot_cmd(args);
+    if (cmd == "bot") {
+#ifdef KHUN_BOT
+        return khun::bot::bot_main(args);
+#else
+        std::cerr << "khun bot: this build has no pychess.org client (it was configured "
+                     "without libcurl or nlohmann-json, or with -DKHUN_BOT=OFF)\n";
+        return 2;
+#endif
+    }
     if (!cmd.empty()) {
         std::cerr << "khun: unknown command '" << cmd << "'\n" << help();
         return 2;

@@ -1,5 +1,5 @@
 """An engine process for Python scripts that drive engines (tools/referee.py, the bot
-stand-in in tests/protocol/bot): a reader thread queues its lines, so that every wait has
+stand-in in tests/bot): a reader thread queues its lines, so that every wait has
 a timeout and a dead or silent engine is an EngineError instead of a hang. Python 3
 standard library only."""
 import queue

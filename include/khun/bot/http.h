@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace khun::protocol::http {
+namespace khun::bot::http {
 
 // Once per process, before any thread makes a Client (curl_global_init is not
 // thread-safe).
@@ -56,4 +56,4 @@ class Client {
 // `text` with everything but unreserved characters percent-encoded, for a form field.
 [[nodiscard]] std::string form_escape(const std::string& text);
 
-} // namespace khun::protocol::http
+} // namespace khun::bot::http

@@ -10,7 +10,7 @@
 #include <cassert>
 #include <cctype>
 
-namespace khun::protocol::bot {
+namespace khun::bot {
 
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -334,7 +334,7 @@ void BotGame::play() {
             std::chrono::duration<double, std::milli>(Clock::now() - s.stamp).count();
         limits.time[me] = std::max<search::TimePoint>(
             1, search::TimePoint(s.time[me] - spent - LatencyMargin * latencyMs));
-        const Engine::Thought t = engine.think(limits);
+        const protocol::Engine::Thought t = engine.think(limits);
         if (stopping()) break;
         uint64_t now;
         {
@@ -375,4 +375,4 @@ void BotGame::finish_log(const State& last) {
     context.log->line("game " + id + " " + how);
 }
 
-} // namespace khun::protocol::bot
+} // namespace khun::bot

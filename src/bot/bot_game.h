@@ -2,8 +2,8 @@
 // its own stream (bot.h).
 #pragma once
 
+#include "khun/bot/http.h"
 #include "khun/protocol/engine.h"
-#include "khun/protocol/http.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace khun::protocol::bot {
+namespace khun::bot {
 
 // One whole line at a time, from any thread: the operator's view of what happens.
 class Log {
@@ -129,7 +129,8 @@ class BotGame {
     const std::string id;
     GameContext context;
     const std::chrono::steady_clock::time_point created = std::chrono::steady_clock::now();
-    Engine engine; // made here, on the caller's thread: Engine's set-up is not thread-safe
+    protocol::Engine
+        engine; // made here, on the caller's thread: Engine's set-up is not thread-safe
 
     std::mutex m;
     std::condition_variable changed;
@@ -151,4 +152,4 @@ class BotGame {
     std::thread reader, player;
 };
 
-} // namespace khun::protocol::bot
+} // namespace khun::bot

@@ -1,4 +1,4 @@
-#include "khun/protocol/bot.h"
+#include "khun/bot/bot.h"
 
 #include "bot_game.h"
 #include "khun/rules/variant.h"
@@ -13,7 +13,7 @@
 #include <set>
 #include <sstream>
 
-namespace khun::protocol {
+namespace khun::bot {
 
 using json = nlohmann::json;
 
@@ -56,11 +56,11 @@ class Bot {
     }
 
     const BotConfig& config;
-    bot::Log log;
+    Log log;
     std::unique_ptr<http::Client> client; // requests; a curl handle runs one transfer at a time
     std::unique_ptr<http::Client> events; // the event stream, whose lines make the requests
-    bot::GameContext context;
-    std::map<std::string, std::unique_ptr<bot::BotGame>> games;
+    GameContext context;
+    std::map<std::string, std::unique_ptr<BotGame>> games;
     std::set<std::string> seen; // every game id started, so a repeated gameStart is ignored
     // Accepted challenges whose gameStart has not come, and when they were accepted.
     std::map<std::string, std::chrono::steady_clock::time_point> accepted;
@@ -123,7 +123,7 @@ void Bot::start_game(const std::string& id) {
         }
     }
     seen.insert(id);
-    games[id] = std::make_unique<bot::BotGame>(id, context);
+    games[id] = std::make_unique<BotGame>(id, context);
 }
 
 // Games that ended are joined and dropped. Their ids stay in `seen`, but for games the
@@ -189,20 +189,20 @@ int Bot::run() {
 
     // Who we are on the site (our colour in each game is found by this name). A refused
     // token will not heal: say so once and stop.
-    bot::Backoff backoff;
+    Backoff backoff;
     while (true) {
         const http::Response r = client->get("/api/account");
         if (r.ok()) {
             const json j = json::parse(r.body, nullptr, false);
-            context.account = bot::text_field(j, "id");
-            if (context.account.empty()) context.account = bot::text_field(j, "username");
+            context.account = text_field(j, "id");
+            if (context.account.empty()) context.account = text_field(j, "username");
             if (context.account.empty()) {
                 log.line("error: " + config.server + "/api/account did not say who we are");
                 return 1;
             }
             // The site answers a token of an account that is not a BOT everywhere but on
             // the BOT endpoints, which refuse it with a bare 403: say what to do instead.
-            if (bot::text_field(j, "title") != "BOT") {
+            if (text_field(j, "title") != "BOT") {
                 log.line("error: " + context.account +
                          " is not a BOT account: upgrade the account to BOT (on the site: "
                          "Account, BOT API tokens, Upgrade to BOT), then run khun bot again");
@@ -217,7 +217,7 @@ int Bot::run() {
         const int wait = backoff.next();
         log.line("cannot reach " + config.server + " (" + r.what() + "); trying again in " +
                  std::to_string(wait) + " s");
-        bot::pause(wait, [] { return false; });
+        pause(wait, [] { return false; });
     }
     std::string list;
     for (const std::string& v : context.variants) list += (list.empty() ? "" : ",") + v;
@@ -244,7 +244,7 @@ int Bot::run() {
         log.line("event stream lost (" +
                  (r.error.empty() && r.ok() ? "closed by the server" : r.what()) +
                  "); reconnecting in " + std::to_string(wait) + " s");
-        bot::pause(wait, [this] {
+        pause(wait, [this] {
             reap();
             expire_accepted();
             return done();
@@ -271,4 +271,4 @@ int run_bot(const BotConfig& config, std::ostream& log) {
     return bot.run();
 }
 
-} // namespace khun::protocol
+} // namespace khun::bot

@@ -16,8 +16,7 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
-                                "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from engine_process import EngineProcess  # noqa: E402
 
 PING_SECONDS = 2.0  # the real server pings every 6 s; faster here keeps the tests short

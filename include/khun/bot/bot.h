@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace khun::protocol {
+namespace khun::bot {
 
 struct BotConfig {
     std::string server = "https://www.pychess.org";
@@ -28,4 +28,8 @@ struct BotConfig {
 // are retried with backoff, games in progress resumed. One line per event on `log`.
 int run_bot(const BotConfig& config, std::ostream& log);
 
-} // namespace khun::protocol
+// `khun bot ARGS`: the command line (README, "Play on pychess.org") into a BotConfig, then
+// run_bot; 2 with a message for bad arguments.
+int bot_main(const std::vector<std::string>& args);
+
+} // namespace khun::bot

@@ -1,4 +1,4 @@
-#include "khun/protocol/http.h"
+#include "khun/bot/http.h"
 
 #include <curl/curl.h>
 
@@ -7,7 +7,7 @@
 #include <cctype>
 #include <chrono>
 
-namespace khun::protocol::http {
+namespace khun::bot::http {
 
 namespace {
 
@@ -183,4 +183,4 @@ std::string form_escape(const std::string& text) {
     return out;
 }
 
-} // namespace khun::protocol::http
+} // namespace khun::bot::http
