@@ -24,84 +24,6 @@
 
 namespace {
 
-const char* Help = R"(Khun, a Makruk (Thai chess) engine.
-
-Usage:
-  khun                  speak a GUI protocol on stdin/stdout, chosen by the first command:
-                        `uci` (UCI, also the default), `usi` (USI as Fairy-Stockfish
-                        speaks it), `xboard` (CECP / WinBoard protocol 2)
-  khun perft N [FEN]    count the legal move sequences of length N, per root move
-  khun perft N --variant V [FEN]
-                        the same in another game: %VARIANTS%
-  khun bench [hash] [threads] [depth]
-                        search the built-in positions to a fixed depth (default 16 1 13)
-                        and print the node count: the build's signature
-  khun tbgen [DIR]      generate every bare-king mate table into DIR (default ~/.cache/khun)
-  khun datagen [--games N] [--nodes N] [--threads N] [--random N] [--openings FILE]
-               [--variant V] [--net default|none|FILE] [--seed N] [--out FILE]
-                        self-play games at N nodes a move (default 1000 5000 all-cores)
-                        from the start or the openings plus random plies; appends a
-                        32-byte record (position, score, result) per quiet position to
-                        FILE (default khun-data.bin), for `train` and `tune`; net default
-                        is the game's built-in net, none the hand-written evaluation
-                        (omitted: what `go` uses, Use NNUE's default)
-  khun unpack FILE...   print records as "FEN ; result ; score" lines (White's view)
-  khun tune FILE [--variant V] [--epochs N] [--rate R] [--lambda L] [--reg R] [--out FILE]
-                        fit the game's evaluation weights to its records in FILE (Adam;
-                        target lambda*result + (1-lambda)*sigmoid(score); reg pulls toward
-                        the current weights) and write them to the set's source,
-                        src/eval/eval_weights.cpp (makruk's, which the other games without
-                        a set of their own share) or src/eval/eval_weights_sittuyin.cpp
-                        (defaults makruk 300 0.5 0.5 2e-9)
-  khun train DATA... [--out FILE] [--epochs N] [--batch N] [--lr R] [--lambda L]
-             [--val F] [--decay D] [--threads N] [--seed N] [--init NET] [--mirror]
-             [--king-buckets none|home|ranks|quarters]
-                        fit the network to files of 32-byte training records: AdamW with
-                        decay D, learning rate from R down to R/100 on a cosine, target
-                        lambda*sigmoid(score/400) + (1-lambda)*result, share F held out
-                        for validation; init starts from NET's weights; mirror trains
-                        half of each epoch's records turned over left to right;
-                        king-buckets gives the first layer a copy per region of each
-                        side's king (copies of NET's when it has one). Writes the
-                        quantised net to FILE (default: its own name, nn-<hash>.nnue)
-                        (defaults 15 1024 0.005 1.0 0.02 0.01, all cores, seed 1)
-  khun analyse GAMES.pgn [--movetime MS | --depth D] [--out FILE]
-                        annotate every game: evaluations, better moves, ?! ? ??, counts
-                        (default 500 ms a position; also --threads N --hash MB --quiet)
-  khun bot [--token T] [--server URL] [--max-games N] [--concurrency N]
-           [--variants LIST] [--threads N] [--hash MB]
-                        play on pychess.org as a BOT account: accept challenges, play
-                        them, reconnect after failures (token also from KHUN_BOT_TOKEN)
-  khun TOOL --help      a tool's options, with their defaults and ranges
-  khun --help           this text
-  khun --version        the version
-
-Evaluation: makruk and cambodian play with makruk's built-in net, asean and makpong each
-with a net of its own (UCI option Use NNUE, default true; a play level, Skill Level below
-20 or UCI_LimitStrength, keeps the hand-written evaluation). Karouk, ai-wok, sittuyin and
-makrukhouse use the hand-written evaluation, sittuyin with weights of its own.
-)";
-
-// The usage text, its list of games taken from the variant table (wrapped as the rest).
-std::string help() {
-    std::string text = Help, list;
-    size_t column = 50; // where the list starts on its line
-    const auto names = khun::variant_names();
-    for (size_t i = 0; i < names.size(); ++i) {
-        const std::string word = names[i] + (i + 1 < names.size() ? "," : "");
-        if (i && column + 1 + word.size() > 88) {
-            list += "\n                        ";
-            column = 24;
-        } else if (i) {
-            list += ' ';
-            ++column;
-        }
-        list += word;
-        column += word.size();
-    }
-    return text.replace(text.find("%VARIANTS%"), 10, list);
-}
-
 // `khun perft N [--variant V] [FEN]`: the rules layer's check from the command line.
 int perft_cmd(const std::vector<std::string>& args) {
     using namespace khun;
@@ -181,42 +103,201 @@ int tbgen_cmd(const std::vector<std::string>& args) {
     return 0;
 }
 
+#ifdef KHUN_BOT
+const char* BotSummary = "play on pychess.org as a BOT account: accept challenges, play\n"
+                         "them, reconnect after failures (token also from KHUN_BOT_TOKEN)";
+#else
+const char* BotSummary = "play on pychess.org as a BOT account: not in this build\n"
+                         "(configured without libcurl or nlohmann-json)";
+#endif
+
+// `khun bot`, where the build has the pychess.org client (KHUN_BOT).
+int bot_cmd(const std::vector<std::string>& args) {
+#ifdef KHUN_BOT
+    return khun::bot::bot_main(args);
+#else
+    (void)args;
+    std::cerr << "khun bot: this build has no pychess.org client (it was configured without "
+                 "libcurl or nlohmann-json, or with -DKHUN_BOT=OFF)\n";
+    return 2;
+#endif
+}
+
+// One row of the command line: `khun NAME ARGS`, what it does, and what runs it. The
+// usage text is built from the rows, so a command and its line in it cannot drift apart.
+struct Command {
+    // One form of the command: its arguments after the name (a line break continues them
+    // under the first) and what it does (lines of the usage's right-hand column).
+    struct Form {
+        const char* args;
+        const char* summary;
+    };
+    const char* name; // "" : no command, the protocol loop
+    std::vector<Form> forms;
+    // Takes the words after the name and returns the exit code; none for a line of the
+    // usage that is no command of its own.
+    int (*run)(const std::vector<std::string>& args);
+};
+
+std::string help();
+
+int protocol_cmd(const std::vector<std::string>&) {
+    khun::protocol::run(std::cin, std::cout);
+    return 0;
+}
+
+int help_cmd(const std::vector<std::string>&) {
+    std::cout << help();
+    return 0;
+}
+
+int version_cmd(const std::vector<std::string>&) {
+    std::cout << "Khun " << KHUN_VERSION << "\n";
+    return 0;
+}
+
+int train_cmd(const std::vector<std::string>& args) {
+    return khun::tools::train::train_main(args, std::cerr);
+}
+
+// In the order of the usage text.
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table = {
+        {"",
+         {{"", "speak a GUI protocol on stdin/stdout, chosen by the first command:\n"
+               "`uci` (UCI, also the default), `usi` (USI as Fairy-Stockfish\n"
+               "speaks it), `xboard` (CECP / WinBoard protocol 2)"}},
+         protocol_cmd},
+        {"perft",
+         {{"N [FEN]", "count the legal move sequences of length N, per root move"},
+          {"N --variant V [FEN]", "the same in another game: %VARIANTS%"}},
+         perft_cmd},
+        {"bench",
+         {{"[hash] [threads] [depth]",
+           "search the built-in positions to a fixed depth (default 16 1 13)\n"
+           "and print the node count: the build's signature"}},
+         bench_cmd},
+        {"tbgen",
+         {{"[DIR]", "generate every bare-king mate table into DIR (default ~/.cache/khun)"}},
+         tbgen_cmd},
+        {"datagen",
+         {{"[--games N] [--nodes N] [--threads N] [--random N] [--openings FILE]\n"
+           "[--variant V] [--net default|none|FILE] [--seed N] [--out FILE]",
+           "self-play games at N nodes a move (default 1000 5000 all-cores)\n"
+           "from the start or the openings plus random plies; appends a\n"
+           "32-byte record (position, score, result) per quiet position to\n"
+           "FILE (default khun-data.bin), for `train` and `tune`; net default\n"
+           "is the game's built-in net, none the hand-written evaluation\n"
+           "(omitted: what `go` uses, Use NNUE's default)"}},
+         khun::tools::datagen_main},
+        {"unpack",
+         {{"FILE...", "print records as \"FEN ; result ; score\" lines (White's view)"}},
+         khun::tools::unpack_main},
+        {"tune",
+         {{"FILE [--variant V] [--epochs N] [--rate R] [--lambda L] [--reg R] [--out FILE]",
+           "fit the game's evaluation weights to its records in FILE (Adam;\n"
+           "target lambda*result + (1-lambda)*sigmoid(score); reg pulls toward\n"
+           "the current weights) and write them to the set's source,\n"
+           "src/eval/eval_weights.cpp (makruk's, which the other games without\n"
+           "a set of their own share) or src/eval/eval_weights_sittuyin.cpp\n"
+           "(defaults makruk 300 0.5 0.5 2e-9)"}},
+         khun::tools::tune_main},
+        {"train",
+         {{"DATA... [--out FILE] [--epochs N] [--batch N] [--lr R] [--lambda L]\n"
+           "[--val F] [--decay D] [--threads N] [--seed N] [--init NET] [--mirror]\n"
+           "[--king-buckets none|home|ranks|quarters]",
+           "fit the network to files of 32-byte training records: AdamW with\n"
+           "decay D, learning rate from R down to R/100 on a cosine, target\n"
+           "lambda*sigmoid(score/400) + (1-lambda)*result, share F held out\n"
+           "for validation; init starts from NET's weights; mirror trains\n"
+           "half of each epoch's records turned over left to right;\n"
+           "king-buckets gives the first layer a copy per region of each\n"
+           "side's king (copies of NET's when it has one). Writes the\n"
+           "quantised net to FILE (default: its own name, nn-<hash>.nnue)\n"
+           "(defaults 15 1024 0.005 1.0 0.02 0.01, all cores, seed 1)"}},
+         train_cmd},
+        {"analyse",
+         {{"GAMES.pgn [--movetime MS | --depth D] [--out FILE]",
+           "annotate every game: evaluations, better moves, ?! ? ??, counts\n"
+           "(default 500 ms a position; also --threads N --hash MB --quiet)"}},
+         khun::tools::analyse_main},
+        {"bot",
+         {{"[--token T] [--server URL] [--max-games N] [--concurrency N]\n"
+           "[--variants LIST] [--threads N] [--hash MB]",
+           BotSummary}},
+         bot_cmd},
+        {"TOOL", {{"--help", "a tool's options, with their defaults and ranges"}}, nullptr},
+        {"--help", {{"", "this text"}}, help_cmd},
+        {"--version", {{"", "the version"}}, version_cmd},
+    };
+    return table;
+}
+
+// What the usage text ends with, after the table's rows.
+const char* Evaluation = R"(
+Evaluation: makruk and cambodian play with makruk's built-in net, asean and makpong each
+with a net of its own (UCI option Use NNUE, default true; a play level, Skill Level below
+20 or UCI_LimitStrength, keeps the hand-written evaluation). Karouk, ai-wok, sittuyin and
+makrukhouse use the hand-written evaluation, sittuyin with weights of its own.
+)";
+
+// The usage text: the table's rows, each form's arguments after `khun NAME` and what it
+// does from column 24 (on the same line when the arguments leave room), the list of
+// games taken from the variant table and wrapped as the rest.
+std::string help() {
+    constexpr size_t Column = 24, Width = 88;
+    std::string text = "Khun, a Makruk (Thai chess) engine.\n\nUsage:\n";
+    for (const Command& c : commands())
+        for (const Command::Form& f : c.forms) {
+            std::string head = std::string("  khun") + (*c.name ? " " : "") + c.name;
+            if (*f.args) head += " ";
+            std::string synopsis = head;
+            for (const char* a = f.args; *a; ++a)
+                synopsis += *a == '\n' ? "\n" + std::string(head.size(), ' ') : std::string(1, *a);
+            const bool sameLine =
+                synopsis.find('\n') == std::string::npos && synopsis.size() + 2 <= Column;
+            text += synopsis;
+            std::istringstream summary(f.summary);
+            bool first = true;
+            for (std::string line; std::getline(summary, line); first = false) {
+                if (first && sameLine)
+                    text += std::string(Column - synopsis.size(), ' ');
+                else
+                    text += "\n" + std::string(Column, ' ');
+                text += line;
+            }
+            text += "\n";
+        }
+    text += Evaluation;
+    const size_t at = text.find("%VARIANTS%");
+    size_t column = at - (text.rfind('\n', at) + 1); // where the list starts on its line
+    std::string list;
+    const auto names = khun::variant_names();
+    for (size_t i = 0; i < names.size(); ++i) {
+        const std::string word = names[i] + (i + 1 < names.size() ? "," : "");
+        if (i && column + 1 + word.size() > Width) {
+            list += "\n" + std::string(Column, ' ');
+            column = Column;
+        } else if (i) {
+            list += ' ';
+            ++column;
+        }
+        list += word;
+        column += word.size();
+    }
+    return text.replace(at, 10, list);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
     std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        std::cout << help();
-        return 0;
-    }
-    if (cmd == "--version") {
-        std::cout << "Khun " << KHUN_VERSION << "\n";
-        return 0;
-    }
-    // A tool's arguments: the words after its name.
+    if (cmd == "-h" || cmd == "help") cmd = "--help";
+    // A command's arguments: the words after its name.
     const std::vector<std::string> args(argv + std::min(argc, 2), argv + argc);
-    if (cmd == "perft") return perft_cmd(args);
-    if (cmd == "bench") return bench_cmd(args);
-    if (cmd == "tbgen") return tbgen_cmd(args);
-    if (cmd == "analyse") return khun::tools::analyse_main(args);
-    if (cmd == "unpack") return khun::tools::unpack_main(args);
-    if (cmd == "train") return khun::tools::train::train_main(args, std::cerr);
-    if (cmd == "datagen") return khun::tools::datagen_main(args);
-    if (cmd == "tune") return khun::tools::tune_main(args);
-    if (cmd == "bot") {
-#ifdef KHUN_BOT
-        return khun::bot::bot_main(args);
-#else
-        std::cerr << "khun bot: this build has no pychess.org client (it was configured "
-                     "without libcurl or nlohmann-json, or with -DKHUN_BOT=OFF)\n";
-        return 2;
-#endif
-    }
-    if (!cmd.empty()) {
-        std::cerr << "khun: unknown command '" << cmd << "'\n" << help();
-        return 2;
-    }
-    khun::protocol::run(std::cin, std::cout);
-    return 0;
+    for (const Command& c : commands())
+        if (c.run && cmd == c.name) return c.run(args);
+    std::cerr << "khun: unknown command '" << cmd << "'\n" << help();
+    return 2;
 }

@@ -28,33 +28,43 @@ void Engine::add_options() {
         opts.add({std::move(name), type, std::move(def), min, max, std::move(vars), "",
                   std::move(change), hidden, typed});
     };
+    // An option the engine reads through a field of `current`: its default is the value
+    // the field starts with (Settings' and search::Options' initialisers, which nothing
+    // has changed yet: this runs once, from the constructor), so it is written only there.
+    auto bound = [&add](std::string name, T type, long long min, long long max, Typed typed,
+                        Change change = {}) {
+        std::string def;
+        if (auto* i = std::get_if<int*>(&typed)) def = std::to_string(**i);
+        if (auto* b = std::get_if<bool*>(&typed)) def = **b ? "true" : "false";
+        add(std::move(name), type, std::move(def), min, max, typed, {}, std::move(change));
+    };
     search::Options& so = current.search;
-    add("Threads", T::Spin, "1", 1, 512, &so.threads, {},
-        [this](const EngineOption&, const std::string&, OptionResult&) { finish(); });
-    add("Hash", T::Spin, "16", 1, 1 << 20, &current.hashMb, {},
-        [this](const EngineOption& o, const std::string&, OptionResult& r) {
-            finish();
-            if (!tt.resize(size_t(current.hashMb)))
-                r.error = "cannot allocate " + o.value + " MB for the hash table; keeping " +
-                          std::to_string(tt.size_mb()) + " MB";
-        });
+    bound("Threads", T::Spin, 1, 512, &so.threads,
+          [this](const EngineOption&, const std::string&, OptionResult&) { finish(); });
+    bound("Hash", T::Spin, 1, 1 << 20, &current.hashMb,
+          [this](const EngineOption& o, const std::string&, OptionResult& r) {
+              finish();
+              if (!tt.resize(size_t(current.hashMb)))
+                  r.error = "cannot allocate " + o.value + " MB for the hash table; keeping " +
+                            std::to_string(tt.size_mb()) + " MB";
+          });
     add("Clear Hash", T::Button, "", 0, 0, {}, {},
         [this](const EngineOption&, const std::string&, OptionResult&) {
             finish();
             tt.clear();
         });
     add("Ponder", T::Check, "false", 0, 0);
-    add("MultiPV", T::Spin, "1", 1, 500, &so.multiPV);
-    add("Move Overhead", T::Spin, "10", 0, 5000, &so.moveOverhead);
+    bound("MultiPV", T::Spin, 1, 500, &so.multiPV);
+    bound("Move Overhead", T::Spin, 0, 5000, &so.moveOverhead);
     // Play levels (skill.h), with Fairy-Stockfish's names, ranges and defaults, which
     // pychess.org sends: Skill Level (20 is full strength), or with UCI_LimitStrength on
     // a level from UCI_Elo.
-    add("Skill Level", T::Spin, "20", -20, 20, &so.skillLevel);
-    add("UCI_LimitStrength", T::Check, "false", 0, 0, &so.limitStrength);
-    add("UCI_Elo", T::Spin, "1350", 500, 2850, &so.elo);
+    bound("Skill Level", T::Spin, -20, 20, &so.skillLevel);
+    bound("UCI_LimitStrength", T::Check, 0, 0, &so.limitStrength);
+    bound("UCI_Elo", T::Spin, 500, 2850, &so.elo);
     // Stockfish's names; what they do: search::Options::contempt.
-    add("Contempt", T::Spin, "0", -100, 100, &so.contempt);
-    add("UCI_AnalyseMode", T::Check, "false", 0, 0, &so.analyseMode);
+    bound("Contempt", T::Spin, -100, 100, &so.contempt);
+    bound("UCI_AnalyseMode", T::Check, 0, 0, &so.analyseMode);
     // Accepted (Cute Chess sends it) but hidden: a GUI that sees it offers Khun for
     // Fischer Random chess, which it cannot play.
     add(
@@ -84,12 +94,12 @@ void Engine::add_options() {
             r.note =
                 "the sutras are makruk house rules; " + o.name + " has no effect in " + base->name;
     };
-    add("SutKhun", T::Check, "false", 0, 0, &current.sutKhun, {}, sutra);
-    add("SutMet", T::Check, "false", 0, 0, &current.sutMet, {}, sutra);
-    add("SutMa", T::Check, "false", 0, 0, &current.sutMa, {}, sutra);
+    bound("SutKhun", T::Check, 0, 0, &current.sutKhun, sutra);
+    bound("SutMet", T::Check, 0, 0, &current.sutMet, sutra);
+    bound("SutMa", T::Check, 0, 0, &current.sutMa, sutra);
     // Fairy-Stockfish's name: `wdl W D L` (wdl.h's model) after each UCI info score; read
     // when a search starts.
-    add("UCI_ShowWDL", T::Check, "false", 0, 0, &current.showWdl);
+    bound("UCI_ShowWDL", T::Check, 0, 0, &current.showWdl);
     // The network (docs/nnue.md), Stockfish's names: a built-in net's name (the default:
     // makruk's) or `<default>` for each game's built-in net, or a net file's path for a
     // net that evaluates every game a net serves. A file that does not load is an error
@@ -113,10 +123,10 @@ void Engine::add_options() {
             game->forget_accumulators();
             tt.clear();
         });
-    add("Use NNUE", T::Check, "true", 0, 0, &current.useNnue, {},
-        [this](const EngineOption& o, const std::string& previous, OptionResult&) {
-            if (o.value != previous) new_game();
-        });
+    bound("Use NNUE", T::Check, 0, 0, &current.useNnue,
+          [this](const EngineOption& o, const std::string& previous, OptionResult&) {
+              if (o.value != previous) new_game();
+          });
     // The tuning build's search parameters (search_params.h), for tools/spsa.py: a match
     // runner sets them before the games; a search in progress ends first.
     for (const search::Tunable& t : search::tunables())

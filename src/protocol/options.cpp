@@ -1,6 +1,6 @@
 #include "khun/protocol/options.h"
 
-#include "khun/protocol/protocol.h"
+#include "khun/protocol/text.h"
 
 #include <algorithm>
 #include <cassert>

@@ -3,7 +3,7 @@
 // begins, so one damaged game does not take the rest of the file with it.
 #include "khun/tools/pgn.h"
 
-#include "khun/protocol/protocol.h"
+#include "khun/protocol/text.h"
 #include "khun/rules/movegen.h"
 #include "khun/tools/san.h"
 

@@ -1,13 +1,12 @@
-// The NNUE trainer: a float copy of the engine's net, fitted by AdamW to training records
-// and quantised into a net file. Everything that decides the result (shuffles, batches,
-// the order of every sum) is fixed by the seed and the thread count, so a run can be
-// repeated bit for bit.
-#include "khun/tools/train.h"
+// The NNUE trainer's fit and its command: the float model (train_model.cpp) fitted by
+// AdamW to training records, then quantised (train_quant.cpp) into a net file. Everything
+// that decides the result (shuffles, batches, the order of every sum) is fixed by the seed
+// and the thread count, so a run can be repeated bit for bit.
 #include "khun/rules/prng.h"
-#include "khun/rules/variant.h"
 #include "khun/search/thread.h"
 #include "khun/tools/cli.h"
 #include "khun/tools/progress.h"
+#include "train_internal.h"
 
 #include <algorithm>
 #include <array>
@@ -15,105 +14,22 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <memory>
-#include <numeric>
 #include <ostream>
 #include <thread>
 
 namespace khun::tools {
 namespace train {
 
-using nnue::HiddenSize;
-using nnue::InputSize;
+using namespace detail;
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
               "records are read as they lie on disk: little-endian");
 
 namespace {
 
-constexpr int H = HiddenSize;
 constexpr double Pi = 3.14159265358979323846;
-// Partial sums of a dot product over the hidden units: independent lanes the compiler
-// turns into vector registers (a single float sum would be a serial chain), added in a
-// fixed order at the end.
-constexpr int Lanes = 16;
-static_assert(H % Lanes == 0, "the hidden layer splits into whole lanes");
-
-float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
-
-// Uniform in [-limit, limit) from 24 random bits: a weight's first value.
-float uniform(Prng& rng, float limit) {
-    return limit * (float(rng.next() >> 40) / float(1 << 23) - 1.0f);
-}
-
-// The first layer's sums for one side: the bias plus one column per feature.
-void accumulate(const FloatNet& net, const int* f, int n, float* __restrict acc) {
-    std::memcpy(acc, net.ftBias.data(), sizeof(float) * H);
-    for (int k = 0; k < n; ++k) {
-        const float* __restrict col = net.ftWeights.data() + size_t(f[k]) * H;
-        for (int i = 0; i < H; ++i) acc[i] += col[i];
-    }
-}
-
-// The head's units before their clamp (`h`), from the activations `a` (the side to
-// move's H, then the other side's) through bucket `bucket`. An activation at 0 adds
-// nothing: skipped, as the engine skips them.
-constexpr int L = nnue::HeadSize;
-void head_units(const FloatNet& net, const float* a, int bucket, float* h) {
-    std::copy_n(net.headB1.data() + size_t(bucket) * L, L, h);
-    const float* W1 = net.headW1.data() + size_t(bucket) * 2 * H * L;
-    for (int i = 0; i < 2 * H; ++i) {
-        if (a[i] == 0) continue;
-        const float* __restrict row = W1 + size_t(i) * L;
-        for (int j = 0; j < L; ++j) h[j] += a[i] * row[j];
-    }
-}
-
-// What the head adds to the output before OutputScale, from its units.
-float head_output(const FloatNet& net, const float* h, int bucket) {
-    float sum = net.headB2[size_t(bucket)];
-    const float* W2 = net.headW2.data() + size_t(bucket) * L;
-    for (int j = 0; j < L; ++j) sum += std::clamp(h[j], 0.0f, 1.0f) * W2[j];
-    return sum;
-}
-
-// The output before OutputScale from both sides' sums (`us` the side to move's) through
-// output bucket `bucket`; the activations clamp(x, 0, 1)^2 in `a` (2 * H) and the head's
-// units in `h` when asked.
-float output(const FloatNet& net, const float* us, const float* them, int bucket,
-             float* a = nullptr, float* h = nullptr) {
-    const float* w = net.outWeights.data() + nnue::output_offset(bucket);
-    alignas(64) float act[2 * H];
-    float part[Lanes] = {};
-    for (int i = 0; i < H; i += Lanes)
-        for (int j = 0; j < Lanes; ++j) {
-            const float u = std::clamp(us[i + j], 0.0f, 1.0f),
-                        t = std::clamp(them[i + j], 0.0f, 1.0f);
-            const float au = u * u, at = t * t;
-            act[i + j] = au, act[H + i + j] = at;
-            part[j] += au * w[i + j] + at * w[H + i + j];
-        }
-    float sum = net.outBias[size_t(bucket)];
-    for (float p : part) sum += p;
-    if (a) std::copy_n(act, 2 * H, a);
-    if (net.has_head()) {
-        float units[L];
-        head_units(net, act, bucket, units);
-        sum += head_output(net, units, bucket);
-        if (h) std::copy_n(units, L, h);
-    }
-    return sum;
-}
-
-float evaluate_features(const FloatNet& net, const int* us, const int* them, int n) {
-    alignas(64) float accUs[H], accThem[H];
-    accumulate(net, us, n, accUs);
-    accumulate(net, them, n, accThem);
-    return output(net, accUs, accThem, nnue::output_bucket(n)) * nnue::OutputScale;
-}
 
 // Per-thread gradient buffers (the same shape as FloatNet) and which first-layer rows a
 // batch touched: the only rows to sum and to clear afterwards.
@@ -253,216 +169,6 @@ std::string fixed(double v, int decimals) {
 
 } // namespace
 
-// --- The float model -------------------------------------------------------------------
-
-FloatNet FloatNet::random(uint64_t seed) {
-    FloatNet net;
-    Prng rng(seed);
-    for (float& w : net.ftWeights) w = uniform(rng, 1.0f / std::sqrt(float(InputSize)));
-    for (float& w : net.outWeights) w = uniform(rng, 1.0f / std::sqrt(float(2 * H)));
-    return net;
-}
-
-FloatNet FloatNet::from(const nnue::Network& q) {
-    FloatNet net;
-    net.kings = q.kings;
-    net.ftWeights.resize(size_t(net.rows()) * H);
-    for (size_t i = 0; i < net.ftWeights.size(); ++i)
-        net.ftWeights[i] = float(q.ftWeights[i]) / nnue::QA;
-    for (int i = 0; i < H; ++i) net.ftBias[i] = float(q.ftBias[i]) / nnue::QA;
-    for (size_t i = 0; i < net.outWeights.size(); ++i)
-        net.outWeights[i] = float(q.outWeights[i]) / nnue::QB;
-    for (size_t b = 0; b < net.outBias.size(); ++b)
-        net.outBias[b] = float(double(q.outBias[b]) / (nnue::QA * nnue::QB));
-    if (q.hasHead) {
-        net.headW1.resize(nnue::HeadW1Size);
-        for (int b = 0; b < nnue::OutputBuckets; ++b)
-            for (int i = 0; i < 2 * H; ++i)
-                for (int j = 0; j < L; ++j)
-                    net.headW1[(size_t(b) * 2 * H + size_t(i)) * L + size_t(j)] =
-                        float(q.headW1[nnue::head_w1_index(b, i, j)]) / nnue::QH;
-        const auto scaled = [](const auto& from, float scale) {
-            std::vector<float> v;
-            for (int32_t x : from) v.push_back(float(double(x) / scale));
-            return v;
-        };
-        net.headB1 = scaled(q.headB1, float(nnue::HeadOne));
-        net.headW2 = scaled(q.headW2, float(nnue::QH2));
-        net.headB2 = scaled(q.headB2, float(nnue::QH2));
-    }
-    return net;
-}
-
-void FloatNet::add_head(uint64_t seed) {
-    Prng rng(seed);
-    headW1.resize(nnue::HeadW1Size);
-    for (float& w : headW1) w = uniform(rng, 1.0f / std::sqrt(float(2 * H)));
-    headB1.assign(size_t(nnue::OutputBuckets) * L, 0.0f);
-    headW2.assign(size_t(nnue::OutputBuckets) * L, 0.0f);
-    headB2.assign(nnue::OutputBuckets, 0.0f);
-}
-
-float FloatNet::evaluate(const Position& pos) const {
-    int fw[SQUARE_NB], fb[SQUARE_NB];
-    int n = 0;
-    const int bw = nnue::king_bucket(pos, kings, WHITE), bb = nnue::king_bucket(pos, kings, BLACK);
-    for (Bitboard b = pos.pieces(); b; ++n) {
-        const Square s = pop_lsb(b);
-        fw[n] = nnue::feature_index(WHITE, bw, pos.piece_on(s), s);
-        fb[n] = nnue::feature_index(BLACK, bb, pos.piece_on(s), s);
-    }
-    const bool white = pos.side_to_move() == WHITE;
-    return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
-}
-
-float FloatNet::evaluate(const PackedPosition& p) const {
-    int fw[MaxPieces], fb[MaxPieces];
-    const int n = features(p, fw, fb, false, kings);
-    const bool white = p.side_to_move() == WHITE;
-    return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
-}
-
-std::unique_ptr<nnue::Network> FloatNet::quantise() const {
-    auto result = std::make_unique<nnue::Network>();
-    nnue::Network& q = *result;
-    q.kings = kings;
-    const auto round = [](float v, float scale, int limit) {
-        return int16_t(std::clamp<long>(std::lround(double(v) * scale), -limit, limit));
-    };
-    for (size_t i = 0; i < ftWeights.size(); ++i)
-        q.ftWeights[i] = round(ftWeights[i], nnue::QA, FtQuantMax);
-    for (int i = 0; i < H; ++i) q.ftBias[i] = round(ftBias[i], nnue::QA, FtQuantMax);
-    for (size_t i = 0; i < outWeights.size(); ++i)
-        q.outWeights[i] = round(outWeights[i], nnue::QB, OutQuantMax);
-    // Any bias a trained net has is far inside int32 (1.0 is 16320); clamped all the same.
-    for (size_t b = 0; b < outBias.size(); ++b)
-        q.outBias[b] = int32_t(std::clamp(std::llround(double(outBias[b]) * nnue::QA * nnue::QB),
-                                          -(1LL << 30), 1LL << 30));
-    q.hasHead = has_head();
-    if (!q.hasHead) return result;
-    const auto round32 = [](float v, double scale, int32_t limit) {
-        return int32_t(std::clamp<long long>(std::llround(double(v) * scale), -limit, limit));
-    };
-    for (int b = 0; b < nnue::OutputBuckets; ++b)
-        for (int i = 0; i < 2 * H; ++i)
-            for (int j = 0; j < L; ++j)
-                q.headW1[nnue::head_w1_index(b, i, j)] =
-                    round(headW1[(size_t(b) * 2 * H + size_t(i)) * L + size_t(j)], nnue::QH,
-                          nnue::HeadW1Max);
-    for (size_t k = 0; k < headB1.size(); ++k) {
-        q.headB1[k] = round32(headB1[k], nnue::HeadOne, nnue::HeadB1Max);
-        q.headW2[k] = round32(headW2[k], nnue::QH2, nnue::HeadW2Max);
-    }
-    for (size_t b = 0; b < headB2.size(); ++b)
-        q.headB2[b] = round32(headB2[b], nnue::QH2, nnue::HeadB2Max);
-    return result;
-}
-
-std::unique_ptr<nnue::Network> FloatNet::quantise(const std::vector<PackedPosition>& sample) const {
-    std::unique_ptr<nnue::Network> result = quantise();
-    nnue::Network& q = *result;
-    const size_t M = sample.size();
-    if (!M) return result;
-    constexpr double QAB = double(nnue::QA) * nnue::QB;
-    // The quantised first layer's activations, as the engine computes them (unit i of
-    // position j at act[i * M + j]: each weight's pass reads one row), each position's
-    // output bucket, and what is left of the float output once the quantised output layer
-    // is taken off.
-    std::vector<float> act(size_t(2 * H) * M);
-    std::vector<double> residual(M);
-    std::vector<int> bucketOf(M);
-    int fw[MaxPieces], fb[MaxPieces];
-    for (size_t j = 0; j < M; ++j) {
-        const PackedPosition& p = sample[j];
-        const int n = features(p, fw, fb, false, kings);
-        const bool white = p.side_to_move() == WHITE;
-        const int b = bucketOf[j] = nnue::output_bucket(n);
-        const int16_t* w = q.outWeights + nnue::output_offset(b);
-        double out = double(q.outBias[b]) / QAB;
-        alignas(64) float a[2 * H];
-        for (int side = 0; side < 2; ++side) {
-            const int* f = (side == 0) == white ? fw : fb;
-            for (int i = 0; i < H; ++i) {
-                int32_t x = q.ftBias[i];
-                for (int k = 0; k < n; ++k) x += q.ftWeights[size_t(f[k]) * H + i];
-                const double c = std::clamp<int32_t>(x, 0, nnue::QA) / double(nnue::QA);
-                const size_t unit = size_t(side * H + i);
-                act[unit * M + j] = a[unit] = float(c * c);
-                out += c * c * w[unit] / nnue::QB;
-            }
-        }
-        // The head is not refitted: its float output on these activations is taken off.
-        if (has_head()) {
-            float units[L];
-            head_units(*this, a, b, units);
-            out += head_output(*this, units, b);
-        }
-        residual[j] = double(evaluate(p)) / nnue::OutputScale - out;
-    }
-    // Each bucket's weights only act on its own positions: fitted one bucket at a time.
-    for (int b = 0; b < nnue::OutputBuckets; ++b) {
-        std::vector<size_t> js;
-        for (size_t j = 0; j < M; ++j)
-            if (bucketOf[j] == b) js.push_back(j);
-        if (js.size() < MinFitPositions) continue;
-        int16_t* w = q.outWeights + nnue::output_offset(b);
-        const auto centre = [&] {
-            double mean = 0;
-            for (size_t j : js) mean += residual[j];
-            const auto shift = std::llround(mean / double(js.size()) * QAB);
-            q.outBias[b] =
-                int32_t(std::clamp<long long>(q.outBias[b] + shift, -(1LL << 30), 1LL << 30));
-            for (size_t j : js) residual[j] -= double(shift) / QAB;
-        };
-        centre();
-        // Coordinate descent over the integer weights: a few passes settle it.
-        for (int pass = 0; pass < 4; ++pass) {
-            bool moved = false;
-            for (int unit = 0; unit < 2 * H; ++unit) {
-                const float* a = act.data() + size_t(unit) * M;
-                double ra = 0, aa = 0;
-                for (size_t j : js) ra += residual[j] * a[j], aa += double(a[j]) * a[j];
-                // The squared error changes by -2 d ra + d^2 aa for a step d = +-1/QB.
-                const double d = 1.0 / nnue::QB, up = -2 * d * ra + d * d * aa,
-                             down = 2 * d * ra + d * d * aa;
-                int step = 0;
-                if (up < 0 && up <= down && w[unit] < OutQuantMax)
-                    step = 1;
-                else if (down < 0 && w[unit] > -OutQuantMax)
-                    step = -1;
-                if (!step) continue;
-                w[unit] = int16_t(w[unit] + step);
-                for (size_t j : js) residual[j] -= step * d * a[j];
-                moved = true;
-            }
-            centre();
-            if (!moved) break;
-        }
-    }
-    return result;
-}
-
-void FloatNet::clip() {
-    for (float& w : ftWeights) w = std::clamp(w, -FtLimit, FtLimit);
-    for (float& w : ftBias) w = std::clamp(w, -FtLimit, FtLimit);
-    for (float& w : outWeights) w = std::clamp(w, -OutLimit, OutLimit);
-    const auto limit = [](std::vector<float>& v, float bound) {
-        for (float& w : v) w = std::clamp(w, -bound, bound);
-    };
-    limit(headW1, HeadW1Limit), limit(headB1, HeadB1Limit);
-    limit(headW2, HeadW2Limit), limit(headB2, HeadB2Limit);
-}
-
-void FloatNet::spread(const nnue::KingLayout& layout) {
-    assert(kings.buckets == 1 && layout.buckets >= 1 && layout.buckets <= nnue::MaxKingBuckets);
-    const size_t perBucket = size_t(InputSize) * H; // weights in one copy
-    ftWeights.resize(perBucket * size_t(layout.buckets));
-    for (int b = 1; b < layout.buckets; ++b)
-        std::copy_n(ftWeights.begin(), perBucket,
-                    ftWeights.begin() + std::ptrdiff_t(perBucket * size_t(b)));
-    kings = layout;
-}
-
 float target(const PackedPosition& p, float lambda) {
     const bool white = p.side_to_move() == WHITE;
     const float score = white ? p.score : -p.score;
@@ -476,36 +182,6 @@ double loss(const FloatNet& net, const std::vector<PackedPosition>& data, float 
             int threads) {
     search::ThreadPool pool(size_t(std::max(1, threads)));
     return loss_on(net, data, lambda, pool);
-}
-
-QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
-                       const std::vector<PackedPosition>& data, float lambda) {
-    QuantisedCheck r;
-    if (data.empty()) return r;
-    int fw[MaxPieces], fb[MaxPieces];
-    auto acc = std::make_unique<nnue::Accumulator>();
-    for (const PackedPosition& p : data) {
-        const int n = features(p, fw, fb, false, q.kings);
-        // The sums as nnue::refresh makes them (int32, then int16: no overflow within the
-        // bounds), then the engine's own output layer.
-        for (Color c : {WHITE, BLACK}) {
-            const int* f = c == WHITE ? fw : fb;
-            int32_t sum[H];
-            for (int i = 0; i < H; ++i) sum[i] = q.ftBias[i];
-            for (int k = 0; k < n; ++k)
-                for (int i = 0; i < H; ++i) sum[i] += q.ftWeights[size_t(f[k]) * H + i];
-            for (int i = 0; i < H; ++i) acc->values[c][i] = int16_t(sum[i]);
-        }
-        const int cp = nnue::output(*acc, p.side_to_move(), n, q);
-        const float err = sigmoid(float(cp) / nnue::OutputScale) - target(p, lambda);
-        r.loss += double(err) * err;
-        const double diff = std::abs(double(net.evaluate(p)) - cp);
-        r.meanAbsDiff += diff;
-        r.maxAbsDiff = std::max(r.maxAbsDiff, diff);
-    }
-    r.loss /= double(data.size());
-    r.meanAbsDiff /= double(data.size());
-    return r;
 }
 
 Summary fit(FloatNet& net, std::vector<PackedPosition> train,

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "khun/eval/tb.h"
-#include "khun/protocol/protocol.h"
+#include "khun/protocol/text.h"
 #include "khun/rules/position.h"
 
 #include <cctype>

@@ -13,6 +13,7 @@
 #include "fuzz_common.h"
 
 #include "khun/protocol/engine.h"
+#include "khun/protocol/protocol.h"
 
 #include <sstream>
 

@@ -5,7 +5,7 @@
 // ASCII only, kept its position and options, and still play a legal move from there.
 #include "engine_session.h"
 
-#include "khun/protocol/protocol.h"
+#include "khun/protocol/text.h"
 #include "khun/protocol/usi.h"
 
 using namespace enginetest;

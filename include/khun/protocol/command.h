@@ -5,7 +5,7 @@
 #pragma once
 
 #include "khun/protocol/engine.h"
-#include "khun/protocol/protocol.h"
+#include "khun/protocol/text.h"
 
 #include <iosfwd>
 #include <optional>

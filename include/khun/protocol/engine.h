@@ -49,11 +49,12 @@ class Engine {
         return opts.set(name, value);
     }
     [[nodiscard]] std::string option(const std::string& name) const { return opts.get(name); }
-    // The options the engine itself reads, typed, kept current by the option set.
+    // The options the engine itself reads, typed, kept current by the option set. Their
+    // initial values here and in search::Options are the options' defaults.
     struct Settings {
         search::Options search; // Threads, MultiPV, Move Overhead, the play levels
-        int hashMb = 0;
-        bool showWdl = false, useNnue = false;
+        int hashMb = search::TranspositionTable::DefaultMb;
+        bool showWdl = false, useNnue = true;
         bool sutKhun = false, sutMet = false, sutMa = false; // the house rules
     };
     [[nodiscard]] const Settings& settings() const { return current; }

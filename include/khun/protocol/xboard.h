@@ -10,7 +10,7 @@
 #pragma once
 
 #include "khun/protocol/engine.h"
-#include "khun/protocol/protocol.h"
+#include "khun/protocol/text.h"
 
 #include <atomic>
 #include <iosfwd>

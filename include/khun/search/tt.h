@@ -25,7 +25,9 @@ struct TTData {
 
 class TranspositionTable {
   public:
-    TranspositionTable() { resize(16); }
+    // A new table's size in MiB, also the Hash option's default.
+    static constexpr int DefaultMb = 16;
+    TranspositionTable() { resize(DefaultMb); }
     TranspositionTable(const TranspositionTable&) = delete;
     TranspositionTable& operator=(const TranspositionTable&) = delete;
     // Size in MiB; clears the table. Returns false (keeping the old table) when the
