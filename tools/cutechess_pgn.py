@@ -1,6 +1,7 @@
 """Reading Cute Chess PGNs, for the tools that learn from match games (pgn2data.py,
-pgnstats.py): the games of a file, and the score, depth and time Cute Chess writes as each
-move's comment ({+0.19/17 0.43s}, {-M3/12 5ms}). Standard library only.
+pgnstats.py, sprt.py): the games of a file, the tokens of a game's movetext, the score,
+depth and time Cute Chess writes as each move's comment ({+0.19/17 0.43s}, {-M3/12 5ms}),
+and the opening's moves that precede the engines' own. Standard library only.
 """
 
 import re
@@ -8,6 +9,9 @@ import re
 # score/depth time: the score a signed decimal in pawns or a mate (M5, -M3), the time in
 # s or ms; a comment without the time still gives the score.
 STATS = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/(\d+)(?: (\d+(?:\.\d+)?)(ms|s)\b)?")
+
+# A movetext token: a comment, a move number ("12." or "12..."), a result, or a move.
+TOKEN = re.compile(r"\{([^}]*)\}|(\d+\.+)|(1-0|0-1|1/2-1/2|\*)|(\S+)")
 
 
 def games(text):
@@ -51,3 +55,17 @@ def mate_sign(comment):
     if not m or not m.group(2):
         return 0
     return -1 if m.group(1) == "-" else 1
+
+
+def opening_moves(movetext):
+    """The moves played before the engines' own, as a tuple: those before the first move
+    whose comment holds statistics (an opening suite's moves have none, or {book}). None
+    when no move has statistics (referee.py's games, Cute Chess's pgnout min), where the
+    opening cannot be told from the engines' moves."""
+    moves = []
+    for comment, _number, _result, move in TOKEN.findall(movetext):
+        if move:
+            moves.append(move)
+        elif comment and stats(comment) and moves:
+            return tuple(moves[:-1])
+    return None

@@ -21,20 +21,16 @@ Standard library only.
 """
 
 import argparse
-import re
 import statistics
 import sys
 from collections import defaultdict
 
-from cutechess_pgn import games, mate_sign, stats
+from cutechess_pgn import TOKEN, games, mate_sign, stats
 
 # A lead: the engine's own score at least LEAD centipawns (or a mate for it) on
 # LEAD_MOVES of its moves in a row (docs/log/tuning.md, "Fifteenth round", counted them so).
 LEAD = 200
 LEAD_MOVES = 5
-
-# A movetext token: a comment, a move number ("12." or "12..."), a result, or a move.
-TOKEN = re.compile(r"\{([^}]*)\}|(\d+\.+)|(1-0|0-1|1/2-1/2|\*)|(\S+)")
 
 
 def main(argv=None):

@@ -20,12 +20,12 @@ as White. Exit status: 0 when every move was legal and no engine crashed, 1 othe
 2 for bad arguments. Python 3 standard library only.
 """
 import argparse
-import math
 import shlex
 import sys
 import time
 
 from engine_process import EngineError, EngineProcess
+from sprt import elo_error
 
 
 class Process(EngineProcess):
@@ -282,21 +282,9 @@ def pgn(game, variant, event, fen, white, black, result, reason, moves, tc):
 
 
 def elo(w, l, d):
-    """Elo and its 95% error from the trinomial (win/draw/loss) score variance."""
-    n = w + l + d
-    if n == 0:
-        return None
-    mu = (w + d / 2) / n
-    if mu in (0.0, 1.0):
-        return None
-    var = (w * (1 - mu) ** 2 + d * (0.5 - mu) ** 2 + l * mu ** 2) / n
-    se = math.sqrt(var / n)
-
-    def to_elo(s):
-        s = min(max(s, 1e-6), 1 - 1e-6)
-        return -400 * math.log10(1 / s - 1)
-
-    return to_elo(mu), (to_elo(mu + 1.96 * se) - to_elo(mu - 1.96 * se)) / 2
+    """Elo and its 95% error from the trinomial (win/draw/loss) score variance; sprt.py
+    gives the game pairs' figures too."""
+    return elo_error([l, d, w], (0, 0.5, 1))
 
 
 def main(argv=None):
