@@ -211,6 +211,12 @@ TEST_CASE("nnue: the net file round-trips and is named by its SHA-256", "[nnue]"
           "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     CHECK(nnue::sha256_hex("") ==
           "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    // FIPS 180-4's two-block example (the padding spills into a second block) and a
+    // million bytes.
+    CHECK(nnue::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    CHECK(nnue::sha256_hex(std::string(1000000, 'a')) ==
+          "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
     const auto net = random_net(5);
     const std::string bytes = nnue::serialise(*net);
     CHECK(nnue::net_name(bytes) == "nn-" + nnue::sha256_hex(bytes).substr(0, 12) + ".nnue");
