@@ -541,13 +541,14 @@ Value evaluate(const Position& pos, const nnue::Network* net) {
     return pos.side_to_move() == WHITE ? v : -v;
 }
 
-std::string trace(const Position& pos, const nnue::Network* net) {
+std::string trace(const Position& pos, const nnue::Network* net, const std::string& netName) {
     std::ostringstream os;
     auto white = [&](Value v) { return (pos.side_to_move() == WHITE ? v : -v) / 100.0; };
     const bool byNet = net && pos.variant().net != GameNet::None && !bare_king_ending(pos);
     if (byNet)
         os << "NNUE evaluation: " << std::showpos << white(nnue::evaluate(pos, *net))
-           << " (white side, before the counting and material corrections)\n"
+           << " (white side, before the counting and material corrections"
+           << (netName.empty() ? "" : "; " + netName) << ")\n"
            << "Hand-written evaluation: " << white(evaluate(pos)) << " (white side)\n"
            << std::noshowpos;
     const Value v = evaluate(pos, net);

@@ -83,7 +83,8 @@ bool Session::command(const std::string& line) {
     else if (token == "d") {
         if (idle("'d'")) send(board());
     } else if (token == "eval") {
-        if (idle("'eval'")) send(chomp(eval::trace(engine.position(), engine.net())));
+        if (idle("'eval'"))
+            send(chomp(eval::trace(engine.position(), engine.net(), engine.net_name())));
     } else if (!dialect_command(token, is))
         error("unknown command '" + line.substr(0, 80) + "'");
     return true;

@@ -417,6 +417,9 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     REQUIRE(!e.set_position("", {"e3e4", "d6d5"}));
     CHECK(e.net() == nnue::embedded(GameNet::Asean).get());
     CHECK(by_net(e));
+    // `eval` names the net that scored (command.cpp passes Engine::net_name).
+    CHECK(eval::trace(e.position(), e.net(), e.net_name())
+              .find("; " + nnue::embedded_name(GameNet::Asean) + ")") != std::string::npos);
     const std::string asean = trace(e);
     // Makruk's net scores the same asean position otherwise. (From fresh sums: a
     // position's kept accumulators belong to the one net that evaluates it.)

@@ -20,8 +20,10 @@ Value evaluate(const Position& pos);
 // `byNet` share); the hand-written one otherwise and in endings against a bare king.
 Value evaluate(const Position& pos, const nnue::Network* net);
 
-// A readable summary for the `eval` command (the net's score too when `net` is given).
-std::string trace(const Position& pos, const nnue::Network* net = nullptr);
+// A readable summary for the `eval` command (the net's score too when `net` is given,
+// and the net's name, `netName`, when one is given: which file made the score).
+std::string trace(const Position& pos, const nnue::Network* net = nullptr,
+                  const std::string& netName = "");
 
 // True when neither side can ever mate with what is on the board (no pawns left and
 // no side with mating material), so the search may call the position a draw.
