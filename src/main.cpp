@@ -50,6 +50,8 @@ int perft_cmd(const std::vector<std::string>& args) {
     return 0;
 }
 
+using Bench = khun::protocol::BenchDefaults;
+
 // Stockfish's positional form, which OpenBench-style runners call; the UCI `bench`
 // command does the work (and brings numbers out of range within it).
 int bench_cmd(const std::vector<std::string>& args) {
@@ -58,9 +60,12 @@ int bench_cmd(const std::vector<std::string>& args) {
                  "the build's signature (with one thread).",
                  "khun bench"};
     CLI::Option* given[3] = {
-        app.add_option("hash", numbers[0], "hash table size in MB (default 16)"),
-        app.add_option("threads", numbers[1], "search threads (default 1)"),
-        app.add_option("depth", numbers[2], "the depth (default 13)")};
+        app.add_option("hash", numbers[0],
+                       "hash table size in MB (default " + std::to_string(Bench::HashMb) + ")"),
+        app.add_option("threads", numbers[1],
+                       "search threads (default " + std::to_string(Bench::Threads) + ")"),
+        app.add_option("depth", numbers[2],
+                       "the depth (default " + std::to_string(Bench::Depth) + ")")};
     if (auto exit = khun::tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
     std::string line = "bench";
     for (int i = 0; i < 3; ++i)
@@ -130,7 +135,7 @@ struct Command {
     // under the first) and what it does (lines of the usage's right-hand column).
     struct Form {
         const char* args;
-        const char* summary;
+        std::string summary;
     };
     const char* name; // "" : no command, the protocol loop
     std::vector<Form> forms;
@@ -173,9 +178,12 @@ const std::vector<Command>& commands() {
           {"N --variant V [FEN]", "the same in another game: %VARIANTS%"}},
          perft_cmd},
         {"bench",
-         {{"[hash] [threads] [depth]",
-           "search the built-in positions to a fixed depth (default 16 1 13)\n"
-           "and print the node count: the build's signature"}},
+         {{"[hash] [threads] [depth]", "search the built-in positions to a fixed depth (default " +
+                                           std::to_string(Bench::HashMb) + " " +
+                                           std::to_string(Bench::Threads) + " " +
+                                           std::to_string(Bench::Depth) +
+                                           ")\n"
+                                           "and print the node count: the build's signature"}},
          bench_cmd},
         {"tbgen",
          {{"[DIR]", "generate every bare-king mate table into DIR (default ~/.cache/khun)"}},

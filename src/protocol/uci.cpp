@@ -35,9 +35,12 @@ void Uci::cmd_bench(std::istringstream& is) {
     using protocol::number;
     std::string a, b, c;
     is >> a >> b >> c;
-    auto hash = number(a.empty() ? "16" : a, 1, 1 << 16);
-    auto threads = number(b.empty() ? "1" : b, 1, 512);
-    auto depth = number(c.empty() ? "13" : c, 1, 64);
+    auto given = [](const std::string& s, int fallback) {
+        return s.empty() ? std::to_string(fallback) : s;
+    };
+    auto hash = number(given(a, BenchDefaults::HashMb), 1, 1 << 16);
+    auto threads = number(given(b, BenchDefaults::Threads), 1, 512);
+    auto depth = number(given(c, BenchDefaults::Depth), 1, 64);
     if (!hash || !threads || !depth) return error("bench [hash MB] [threads] [depth]");
     std::ostringstream os;
     run_bench(engine, os, int(*hash), int(*threads), int(*depth));
