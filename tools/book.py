@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""An unbalanced opening book, as fishtest's: positions in which one side is ahead by a
+fixed band according to a deeper search, to be played twice with the colours swapped
+(tools/referee.py --openings, or Cute Chess's -openings file=... format=epd -repeat).
+The pair's result then measures the engines, and fewer games are drawn than from
+balanced openings (issue #81).
+
+    python3 tools/book.py --engine build/khun --openings openings.epd --plies 4 \\
+        --nodes 200000 --band 80 150 --count 100 --seed 1 --jobs 2 --out book.epd
+
+Each candidate is the start position (or a line of --openings, chosen at random) after
+--plies random legal moves (from the engine's `go perft 1`); a candidate whose game is
+over (no legal move) is skipped. The engine (Threads 1, Hash 16, a new game each time)
+searches it to --nodes; the last `score cp` of its `info` lines, from the side to move,
+is turned to White's view, and the candidate is kept when the absolute score lies within
+--band LO HI (centipawns, both ends included; a mate score is outside any band). The
+kept positions, without repeats (by FEN), are written to --out as EPD lines (board, side,
+castling, en passant, `hmvc H; fmvn F;`), in the candidates' order, which depends only on
+--seed: candidate i draws its moves from its own generator, seeded with (seed, i), so
+--jobs (engine processes searching candidates side by side) changes the speed, not the
+book. It stops after --count positions, or after --max-candidates candidates.
+
+A progress line goes to stderr; the last line on stdout says how many positions were
+written out of how many candidates. Exit status 0; 2 for bad arguments or an unreadable
+--openings file (a one-line error); 1 when the engine fails. Python 3 standard library
+only.
+"""
+import argparse
+import os
+import random
+import sys
+import threading
+
+from engine_process import EngineError, EngineProcess
+from referee import read_openings
+
+TIMEOUT = 60.0  # seconds an engine may stay silent
+
+
+class Engine(EngineProcess):
+    """A UCI engine set up for the book's searches."""
+
+    def __init__(self, argv, variant):
+        super().__init__(argv, argv[0])
+        self.send("uci")
+        self.until(lambda l: l == "uciok", TIMEOUT)
+        for name, value in (("Threads", "1"), ("Hash", "16"), ("UCI_Variant", variant)):
+            self.send("setoption name %s value %s" % (name, value))
+        self.sync()
+
+    def until(self, done, timeout=TIMEOUT, fail=None):
+        # A refused position or option is an error, not a silent search of another one.
+        return super().until(done, timeout, lambda l: l.startswith("info string error"))
+
+    def sync(self):
+        self.send("isready")
+        self.until(lambda l: l == "readyok")
+
+    def position(self, fen, moves=()):
+        cmd = "position " + ("fen " + fen if fen else "startpos")
+        self.send(cmd + (" moves " + " ".join(moves) if moves else ""))
+        self.sync()
+
+    def legal(self):
+        """The legal moves of the current position."""
+        self.send("go perft 1")
+        lines = self.until(lambda l: l.startswith("Nodes searched"))
+        # "b5b6m: 1" per legal move, then "Nodes searched: N" (as tests/bot/games.py).
+        return sorted(l.split(": ")[0] for l in lines[:-1] if l.split(": ")[-1].isdigit())
+
+    def fen(self):
+        self.send("d")
+        line = self.until(lambda l: l.startswith("Fen: "))[-1]
+        self.sync()  # the rest of `d`
+        return line[len("Fen: "):]
+
+    def score(self, nodes):
+        """The last `score cp` of a search of the current position, from the side to move;
+        None for a mate score."""
+        self.send("go nodes %d" % nodes)
+        score = None
+        for line in self.until(lambda l: l.startswith("bestmove")):
+            words = line.split()
+            if words[0] == "info" and "score" in words:
+                i = words.index("score")
+                score = int(words[i + 2]) if words[i + 1] == "cp" else None
+        return score
+
+
+def white_score(engine, fen, nodes):
+    """The search's score of fen from White's side (None for a mate)."""
+    engine.send("ucinewgame")
+    engine.position(fen)
+    score = engine.score(nodes)
+    if score is None:
+        return None
+    return score if fen.split()[1] == "w" else -score
+
+
+def candidate(engine, index, args, openings):
+    """Candidate index: (fen, White's score), or None when its game is over."""
+    rng = random.Random("%d:%d" % (args.seed, index))
+    start = rng.choice(openings)
+    moves = []
+    for _ in range(args.plies):
+        engine.position(start, moves)
+        legal = engine.legal()
+        if not legal:
+            return None
+        moves.append(rng.choice(legal))
+    engine.position(start, moves)
+    if not engine.legal():
+        return None
+    fen = engine.fen()
+    return fen, white_score(engine, fen, args.nodes)
+
+
+def epd(fen):
+    """The FEN as an EPD line: four fields, then the counters as hmvc and fmvn."""
+    f = fen.split()
+    return "%s %s %s %s hmvc %s; fmvn %s;" % (f[0], f[1], f[2], f[3], f[4], f[5])
+
+
+class Book:
+    """The candidates' results, handed out and gathered by index so that the book is the
+    same with any number of jobs."""
+
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.next = 0
+        self.results = {}   # index -> (fen, score) or None
+        self.done = 0       # candidates 0 .. done-1 all have results
+        self.kept = []      # their fens in the band, without repeats, in order
+        self.seen = set()
+        self.error = None
+
+    def take(self):
+        """The next candidate's index, or None when the book is complete."""
+        with self.lock:
+            if (self.error or len(self.kept) >= self.args.count
+                    or self.next >= self.args.max_candidates):
+                return None
+            self.next += 1
+            return self.next - 1
+
+    def put(self, index, result):
+        lo, hi = self.args.band
+        with self.lock:
+            self.results[index] = result
+            while self.done in self.results:
+                r = self.results.pop(self.done)
+                self.done += 1
+                if (r and r[1] is not None and lo <= abs(r[1]) <= hi
+                        and r[0] not in self.seen and len(self.kept) < self.args.count):
+                    self.seen.add(r[0])
+                    self.kept.append(r[0])
+            print("\rbook: %d of %d positions, %d candidates" % (
+                len(self.kept), self.args.count, self.done), end="", file=sys.stderr, flush=True)
+
+    def work(self, openings):
+        try:
+            engine = Engine(self.args.engine, self.args.variant)
+        except EngineError as e:
+            self.error = str(e)
+            return
+        try:
+            while True:
+                index = self.take()
+                if index is None:
+                    break
+                self.put(index, candidate(engine, index, self.args, openings))
+        except EngineError as e:
+            self.error = str(e)
+        finally:
+            engine.close()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--engine", default="build/khun", help="the UCI engine's command")
+    ap.add_argument("--variant", default="makruk")
+    ap.add_argument("--openings", help="FEN/EPD file to start from (default: the start)")
+    ap.add_argument("--plies", type=int, default=4, help="random moves from the start")
+    ap.add_argument("--nodes", type=int, default=200000, help="nodes a search")
+    ap.add_argument("--band", type=int, nargs=2, metavar=("LO", "HI"), default=[80, 150],
+                    help="centipawns, White's score's absolute value")
+    ap.add_argument("--count", type=int, default=100, help="positions to write")
+    ap.add_argument("--max-candidates", type=int, help="default: 100 x --count")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="engine processes at once")
+    ap.add_argument("--out", required=True, help="the EPD file to write")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        return 2 if e.code else 0
+    try:
+        lo, hi = args.band
+        if lo < 0 or hi < lo:
+            raise ValueError("bad --band %d %d: 0 <= LO <= HI please" % (lo, hi))
+        if args.plies < 0 or args.nodes < 1 or args.count < 1 or args.jobs < 1:
+            raise ValueError("--plies must be >= 0; --nodes, --count and --jobs >= 1")
+        if args.max_candidates is None:
+            args.max_candidates = 100 * args.count
+        if args.max_candidates < 1:
+            raise ValueError("--max-candidates must be >= 1")
+        openings = read_openings(args.openings) if args.openings else [""]
+        args.engine = [args.engine]
+        if not os.access(args.engine[0], os.X_OK):
+            raise ValueError("no engine at " + args.engine[0])
+    except (ValueError, OSError) as e:
+        print("book: " + str(e), file=sys.stderr)
+        return 2
+    book = Book(args)
+    threads = [threading.Thread(target=book.work, args=(openings,)) for _ in range(args.jobs)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    print(file=sys.stderr)
+    if book.error:
+        print("book: " + book.error, file=sys.stderr)
+        return 1
+    try:
+        with open(args.out, "w", encoding="utf-8") as f:
+            for fen in book.kept:
+                f.write(epd(fen) + "\n")
+    except OSError as e:
+        print("book: " + str(e), file=sys.stderr)
+        return 2
+    print("book: %d positions out of %d candidates written to %s" % (
+        len(book.kept), book.done, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
