@@ -54,13 +54,9 @@ double number(const json& j, const char* key) {
 // server restored after a restart (it writes the field without a test); "startpos" from
 // servers that follow lichess.
 std::string set_up_fen(const json& full) {
-    const auto it = full.find("initialFen");
-    if (it == full.end() || !it->is_string()) return "";
-    const std::string fen = it->get<std::string>();
-    const auto first = fen.find_first_not_of(" \t");
-    if (first == std::string::npos) return "";
-    const std::string trimmed = fen.substr(first, fen.find_last_not_of(" \t") - first + 1);
-    return trimmed == "None" || trimmed == "startpos" ? "" : trimmed;
+    const std::string fen = text_field(full, "initialFen");
+    const std::vector<std::string> w = words(fen);
+    return w.empty() || (w.size() == 1 && (w[0] == "None" || w[0] == "startpos")) ? "" : fen;
 }
 
 } // namespace
