@@ -30,14 +30,14 @@ int perft_cmd(const std::vector<std::string>& args) {
     int depth = 0;
     std::string variant;
     std::vector<std::string> fenWords;
-    CLI::App app{"Counts the legal move sequences of length N from a position, per root move, "
-                 "as Stockfish's `go perft` prints them.",
-                 "khun perft"};
-    app.add_option("N", depth, "the length in plies")->required()->check(CLI::Range(1, 30));
-    app.add_option("FEN", fenWords,
-                   "the position, as one argument or its words (default: the game's start)");
-    app.add_option("--variant", variant, "the game (default: makruk)")->check(tools::game_name());
-    if (auto exit = tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
+    tools::CommandLine app{"khun perft",
+                           "Counts the legal move sequences of length N from a position, per "
+                           "root move, as Stockfish's `go perft` prints them."};
+    app.add("N", depth, "the length in plies").required().check(tools::int_in(1, 30));
+    app.add("FEN", fenWords,
+            "the position, as one argument or its words (default: the game's start)");
+    app.add("--variant", variant, "the game (default: makruk)").check(tools::game_name());
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     protocol::Engine engine;
     if (!variant.empty()) engine.set_variant(*find_variant(variant));
     std::string fen;
@@ -56,20 +56,19 @@ using Bench = khun::protocol::BenchDefaults;
 // command does the work (and brings numbers out of range within it).
 int bench_cmd(const std::vector<std::string>& args) {
     long long numbers[3] = {};
-    CLI::App app{"Searches the built-in positions to a fixed depth and prints the node count: "
-                 "the build's signature (with one thread).",
-                 "khun bench"};
-    CLI::Option* given[3] = {
-        app.add_option("hash", numbers[0],
-                       "hash table size in MB (default " + std::to_string(Bench::HashMb) + ")"),
-        app.add_option("threads", numbers[1],
-                       "search threads (default " + std::to_string(Bench::Threads) + ")"),
-        app.add_option("depth", numbers[2],
-                       "the depth (default " + std::to_string(Bench::Depth) + ")")};
-    if (auto exit = khun::tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
+    khun::tools::CommandLine app{"khun bench",
+                                 "Searches the built-in positions to a fixed depth and prints "
+                                 "the node count: the build's signature (with one thread)."};
+    const khun::tools::Arg* given[3] = {
+        &app.add("hash", numbers[0],
+                 "hash table size in MB (default " + std::to_string(Bench::HashMb) + ")"),
+        &app.add("threads", numbers[1],
+                 "search threads (default " + std::to_string(Bench::Threads) + ")"),
+        &app.add("depth", numbers[2], "the depth (default " + std::to_string(Bench::Depth) + ")")};
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     std::string line = "bench";
     for (int i = 0; i < 3; ++i)
-        if (given[i]->count()) line += " " + std::to_string(numbers[i]);
+        if (given[i]->given()) line += " " + std::to_string(numbers[i]);
     khun::protocol::Engine engine;
     khun::protocol::Uci uci(engine, std::cout);
     uci.command(line);
@@ -79,11 +78,10 @@ int bench_cmd(const std::vector<std::string>& args) {
 // Every bare-king table generated afresh and cached, with what it holds.
 int tbgen_cmd(const std::vector<std::string>& args) {
     std::string dirArg;
-    CLI::App app{"Generates every bare-king mate table and caches it in DIR, with a line of "
-                 "what each holds.",
-                 "khun tbgen"};
-    app.add_option("DIR", dirArg, "the cache folder (default: ~/.cache/khun)");
-    if (auto exit = khun::tools::parse_args(app, args, std::cout, std::cerr)) return *exit;
+    khun::tools::CommandLine app{"khun tbgen", "Generates every bare-king mate table and caches "
+                                               "it in DIR, with a line of what each holds."};
+    app.add("DIR", dirArg, "the cache folder (default: ~/.cache/khun)");
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     if (!dirArg.empty()) khun::eval::tb::set_cache_dir(dirArg);
     const std::string dir = khun::eval::tb::cache_dir();
     std::cout << "cache: " << (dir.empty() ? "none (memory only)" : dir) << "\n";

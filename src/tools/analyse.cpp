@@ -226,27 +226,26 @@ int analyse_main(const std::vector<std::string>& args) {
     AnalyseOptions opts;
     std::string file, outFile;
     bool quiet = false;
-    CLI::App app{"Annotates every game of a PGN file: the evaluation after each move, the better "
-                 "move where the game left it, ?! ? ?? by the win chance a move gave away, and "
-                 "where a count starts. Writes the games to stdout or --out; progress on stderr.",
-                 "khun analyse"};
-    app.add_option("GAMES", file, "the PGN file (- for stdin)")->required();
-    auto* movetime = app.add_option("--movetime", opts.movetime,
-                                    "milliseconds a position (default " +
-                                        std::to_string(DefaultAnalyseMovetime) + ")");
-    movetime->check(CLI::Range(1, 86400000));
-    app.add_option("--depth", opts.depth, "a fixed depth a position instead")
-        ->check(CLI::Range(1, MAX_PLY - 1))
-        ->excludes(movetime);
-    app.add_option("--threads", opts.threads, "search threads")
-        ->check(CLI::Range(1, 512))
-        ->capture_default_str();
-    app.add_option("--hash", opts.hashMb, "hash table size in MB")
-        ->check(CLI::Range(1, 1 << 20))
-        ->capture_default_str();
-    app.add_option("--out", outFile, "write the annotated games to FILE instead of stdout");
-    app.add_flag("--quiet", quiet, "no progress line");
-    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
+    CommandLine app{
+        "khun analyse",
+        "Annotates every game of a PGN file: the evaluation after each move, the better "
+        "move where the game left it, ?! ? ?? by the win chance a move gave away, and "
+        "where a count starts. Writes the games to stdout or --out; progress on stderr."};
+    app.add("GAMES", file, "the PGN file (- for stdin)").required();
+    Arg& movetime =
+        app.add("--movetime", opts.movetime,
+                "milliseconds a position (default " + std::to_string(DefaultAnalyseMovetime) + ")");
+    movetime.check(int_in(1, 86400000));
+    app.add("--depth", opts.depth, "a fixed depth a position instead")
+        .check(int_in(1, MAX_PLY - 1))
+        .excludes(movetime);
+    app.add("--threads", opts.threads, "search threads").check(int_in(1, 512)).show_default();
+    app.add("--hash", opts.hashMb, "hash table size in MB")
+        .check(int_in(1, 1 << 20))
+        .show_default();
+    app.add("--out", outFile, "write the annotated games to FILE instead of stdout");
+    app.flag("--quiet", quiet, "no progress line");
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     opts.progress = !quiet;
     std::ifstream inFile;
     if (file != "-") {

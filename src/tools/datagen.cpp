@@ -115,31 +115,31 @@ void play_game(protocol::Engine& engine, std::mt19937_64& rng, const DatagenConf
 
 int datagen_main(const std::vector<std::string>& args) {
     DatagenConfig cfg;
-    CLI::App app{"Self-play games at a fixed node count from the start position or the openings "
-                 "file's positions plus a few random plies; appends one 32-byte record "
-                 "(position, search score, game result) per quiet position to the output file, "
-                 "for `khun train` and `khun tune`.",
-                 "khun datagen"};
-    app.add_option("--games", cfg.games, "games to play")->capture_default_str();
+    CommandLine app{"khun datagen",
+                    "Self-play games at a fixed node count from the start position or the openings "
+                    "file's positions plus a few random plies; appends one 32-byte record "
+                    "(position, search score, game result) per quiet position to the output file, "
+                    "for `khun train` and `khun tune`."};
+    app.add("--games", cfg.games, "games to play").show_default();
     // Out-of-range counts are brought within their range rather than refused: a run asked
     // for 0 threads or 1000 random plies still does what is nearest.
-    app.add_option("--nodes", cfg.nodes, "nodes searched a move")
-        ->transform(CLI::Bound(1, std::numeric_limits<int>::max()).description("at least 1"))
-        ->capture_default_str();
-    app.add_option("--threads", cfg.threads, "games played at once (default: every core)")
-        ->transform(CLI::Bound(1, 512));
-    app.add_option("--random", cfg.randomPlies,
-                   "random plies before the search plays (default: 8 from the start "
-                   "position, 2 after an opening)")
-        ->transform(CLI::Bound(0, 100));
-    app.add_option("--openings", cfg.openings, "a file of FEN/EPD lines to start from");
-    app.add_option("--variant", cfg.variant, "the game")->check(game_name())->capture_default_str();
-    app.add_option("--net", cfg.net,
-                   "the evaluation: default (the game's built-in net), none (the hand-written "
-                   "evaluation) or a net file (default: what `go` uses, Use NNUE's default)");
-    app.add_option("--seed", cfg.seed, "the games' random seed")->capture_default_str();
-    app.add_option("--out", cfg.out, "the file the records are appended to")->capture_default_str();
-    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
+    app.add("--nodes", cfg.nodes, "nodes searched a move")
+        .check(clamped(1, std::numeric_limits<int>::max(), "at least 1"))
+        .show_default();
+    app.add("--threads", cfg.threads, "games played at once (default: every core)")
+        .check(clamped(1, 512));
+    app.add("--random", cfg.randomPlies,
+            "random plies before the search plays (default: 8 from the start "
+            "position, 2 after an opening)")
+        .check(clamped(0, 100));
+    app.add("--openings", cfg.openings, "a file of FEN/EPD lines to start from");
+    app.add("--variant", cfg.variant, "the game").check(game_name()).show_default();
+    app.add("--net", cfg.net,
+            "the evaluation: default (the game's built-in net), none (the hand-written "
+            "evaluation) or a net file (default: what `go` uses, Use NNUE's default)");
+    app.add("--seed", cfg.seed, "the games' random seed").show_default();
+    app.add("--out", cfg.out, "the file the records are appended to").show_default();
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     std::vector<std::string> openings;
     if (!cfg.openings.empty()) {
         std::string error;
@@ -216,11 +216,11 @@ int datagen_main(const std::vector<std::string>& args) {
 
 int unpack_main(const std::vector<std::string>& args) {
     std::vector<std::string> files;
-    CLI::App app{"Prints the records of datagen's files as \"FEN ; result ; score\" lines, "
-                 "the result and score from White's side.",
-                 "khun unpack"};
-    app.add_option("FILE", files, "record files")->required();
-    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
+    CommandLine app{"khun unpack",
+                    "Prints the records of datagen's files as \"FEN ; result ; score\" lines, "
+                    "the result and score from White's side."};
+    app.add("FILE", files, "record files").required();
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     for (const std::string& file : files) {
         std::ifstream in(file, std::ios::binary);
         if (!in) {

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <thread>
@@ -326,51 +327,46 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
     opt.threads = int(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::string> files;
     std::string outFile, initFile;
-    CLI::App app{"Fits the network to files of 32-byte training records: AdamW with weight "
-                 "decay, the learning rate from lr down to lr/100 on a cosine, target "
-                 "lambda * sigmoid(score/400) + (1 - lambda) * result, a share of the games "
-                 "held out for validation. Writes the quantised net (docs/nnue.md).",
-                 "khun train"};
-    app.add_option("DATA", files, "files of datagen's records")->required();
-    app.add_option("--out", outFile, "the net file (default: its own name, nn-<hash>.nnue)");
-    app.add_option("--epochs", opt.epochs, "passes over the training records")
-        ->check(CLI::Range(1, 1000000))
-        ->capture_default_str();
-    app.add_option("--batch", opt.batch, "records a step")
-        ->check(CLI::Range(1, 100000000))
-        ->capture_default_str();
-    app.add_option("--lr", opt.lr, "the first step's learning rate")
-        ->check(real_in(0, 10, true))
-        ->capture_default_str();
-    app.add_option("--lambda", opt.lambda, "the score's share of the target")
-        ->check(real_in(0, 1))
-        ->capture_default_str();
-    app.add_option("--val", opt.val, "the share of the records held out for validation")
-        ->check(real_in(0, 1, false, true))
-        ->capture_default_str();
-    app.add_option("--decay", opt.decay, "AdamW's weight decay")
-        ->check(real_in(0, 100))
-        ->capture_default_str();
-    app.add_option("--threads", opt.threads, "threads (default: every core)")
-        ->check(CLI::Range(1, 1024));
-    app.add_option("--seed", opt.seed, "the random seed of the first weights and the shuffles")
-        ->check(CLI::Range(uint64_t(0), uint64_t(9e15)))
-        ->capture_default_str();
-    app.add_option("--init", initFile, "a net file to start from instead of random weights");
+    CommandLine app{"khun train",
+                    "Fits the network to files of 32-byte training records: AdamW with weight "
+                    "decay, the learning rate from lr down to lr/100 on a cosine, target "
+                    "lambda * sigmoid(score/400) + (1 - lambda) * result, a share of the games "
+                    "held out for validation. Writes the quantised net (docs/nnue.md)."};
+    app.add("DATA", files, "files of datagen's records").required();
+    app.add("--out", outFile, "the net file (default: its own name, nn-<hash>.nnue)");
+    app.add("--epochs", opt.epochs, "passes over the training records")
+        .check(int_in(1, 1000000))
+        .show_default();
+    app.add("--batch", opt.batch, "records a step").check(int_in(1, 100000000)).show_default();
+    app.add("--lr", opt.lr, "the first step's learning rate")
+        .check(real_in(0, 10, true))
+        .show_default();
+    app.add("--lambda", opt.lambda, "the score's share of the target")
+        .check(real_in(0, 1))
+        .show_default();
+    app.add("--val", opt.val, "the share of the records held out for validation")
+        .check(real_in(0, 1, false, true))
+        .show_default();
+    app.add("--decay", opt.decay, "AdamW's weight decay").check(real_in(0, 100)).show_default();
+    app.add("--threads", opt.threads, "threads (default: every core)").check(int_in(1, 1024));
+    app.add("--seed", opt.seed, "the random seed of the first weights and the shuffles")
+        .check(int_in(0, 9'000'000'000'000'000))
+        .show_default();
+    app.add("--init", initFile, "a net file to start from instead of random weights");
     std::string layoutName;
-    app.add_option("--king-buckets", layoutName,
-                   "copies of the first layer by where each side's king stands: none, home, "
-                   "ranks or quarters (docs/nnue.md; default: none, or the --init net's)");
-    app.add_flag("--mirror", opt.mirror,
-                 "train half the records of each epoch turned over left to right (a <-> h)");
+    app.add("--king-buckets", layoutName,
+            "copies of the first layer by where each side's king stands: none, home, "
+            "ranks or quarters (docs/nnue.md; default: none, or the --init net's)");
+    app.flag("--mirror", opt.mirror,
+             "train half the records of each epoch turned over left to right (a <-> h)");
     bool addHead = false;
-    app.add_flag("--head", addHead,
-                 "give the net a second hidden layer (docs/nnue.md) if it has none: from "
-                 "--init's net it starts adding nothing, and training grows it");
-    app.add_flag("--head-only", opt.headOnly,
-                 "train the head alone, the rest of the net as it starts (with --head, or "
-                 "--init from a net with a head)");
-    if (auto exit = parse_args(app, args, std::cout, log)) return *exit;
+    app.flag("--head", addHead,
+             "give the net a second hidden layer (docs/nnue.md) if it has none: from "
+             "--init's net it starts adding nothing, and training grows it");
+    app.flag("--head-only", opt.headOnly,
+             "train the head alone, the rest of the net as it starts (with --head, or "
+             "--init from a net with a head)");
+    if (auto exit = app.parse(args, std::cout, log)) return *exit;
 
     nnue::KingLayout layout;
     if (!layoutName.empty() && !king_layout(layoutName, layout)) {

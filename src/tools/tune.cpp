@@ -124,26 +124,23 @@ int tune_main(const std::vector<std::string>& args) {
     int epochs = 300;
     double rate = 0.5, lambda = 0.5, reg = 2e-9;
     std::string dataFile, outFile, variant = "makruk";
-    CLI::App app{"Fits the weight set of the game's hand-written evaluation to the game's "
-                 "records in DATA (Adam; target lambda * result + (1 - lambda) * "
-                 "sigmoid(score); reg pulls toward the current weights) and writes them as "
-                 "C++ source (docs/tuning.md).",
-                 "khun tune"};
-    app.add_option("DATA", dataFile, "a file of datagen's records")
-        ->required()
-        ->check(CLI::ExistingFile);
-    app.add_option("--epochs", epochs, "passes of Adam over the data")->capture_default_str();
-    app.add_option("--rate", rate, "Adam's learning rate")->capture_default_str();
-    app.add_option("--lambda", lambda, "the game result's share of the target")
-        ->capture_default_str();
-    app.add_option("--reg", reg, "the pull toward the current weights")->capture_default_str();
-    app.add_option("--variant", variant, "the game whose records and weight set are fitted")
-        ->check(game_name())
-        ->capture_default_str();
-    app.add_option("--out", outFile,
-                   "the weights' source file (default: the set's own, "
-                   "src/eval/eval_weights.cpp or src/eval/eval_weights_sittuyin.cpp)");
-    if (auto exit = parse_args(app, args, std::cout, std::cerr)) return *exit;
+    CommandLine app{"khun tune",
+                    "Fits the weight set of the game's hand-written evaluation to the game's "
+                    "records in DATA (Adam; target lambda * result + (1 - lambda) * "
+                    "sigmoid(score); reg pulls toward the current weights) and writes them as "
+                    "C++ source (docs/tuning.md)."};
+    app.add("DATA", dataFile, "a file of datagen's records").required().check(existing_file());
+    app.add("--epochs", epochs, "passes of Adam over the data").show_default();
+    app.add("--rate", rate, "Adam's learning rate").show_default();
+    app.add("--lambda", lambda, "the game result's share of the target").show_default();
+    app.add("--reg", reg, "the pull toward the current weights").show_default();
+    app.add("--variant", variant, "the game whose records and weight set are fitted")
+        .check(game_name())
+        .show_default();
+    app.add("--out", outFile,
+            "the weights' source file (default: the set's own, "
+            "src/eval/eval_weights.cpp or src/eval/eval_weights_sittuyin.cpp)");
+    if (auto exit = app.parse(args, std::cout, std::cerr)) return *exit;
     Position::init();
     const Variant& game = *find_variant(variant);
     const eval::WeightSource& src = eval::weight_source(game.weights);
