@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace khun::bot {
 
@@ -24,6 +25,9 @@ constexpr int EventIdleSeconds = 20;
 // An accepted challenge holds a slot until its gameStart; one that never comes (a custom
 // FEN the server could not set up, a gameStart lost) gives the slot back after this long.
 constexpr auto AcceptedGameWait = std::chrono::seconds(30);
+// How long a game that came without a challenge waits for a game that just ended to give
+// its slot back before it is aborted.
+constexpr auto SlotGrace = std::chrono::seconds(2);
 
 // "5+3", "0.5+0": the site's clock in minutes and increment in seconds.
 std::string clock_text(const json& tc) {
@@ -108,7 +112,13 @@ void Bot::start_game(const std::string& id) {
     // a challenge whose slot was given back, a game in progress re-sent after a restart)
     // takes a slot now, or is aborted when none is free.
     if (!accepted.erase(id)) {
-        const bool full = playing() + int(accepted.size()) >= config.concurrency;
+        const auto taken = [&] { return playing() + int(accepted.size()) >= config.concurrency; };
+        // A rematch's gameStart may come a moment after the last game's gameEnd, on
+        // another stream, before that game's thread has given its slot back.
+        for (auto until = std::chrono::steady_clock::now() + SlotGrace;
+             taken() && std::chrono::steady_clock::now() < until;)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const bool full = taken();
         const bool spent =
             config.maxGames > 0 && int(seen.size() + accepted.size()) >= config.maxGames;
         if (full || spent) {
