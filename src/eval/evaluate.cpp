@@ -530,10 +530,15 @@ Value evaluate(const Position& pos) {
                                                         : evaluate_with<WeightSet::Makruk>(pos);
 }
 
+// Whether `net` scores `pos`. The net knows the games it was trained on; the bare-king
+// endings keep the hand-written mop-up, which drives the king to the corner the tables
+// mate in.
+static bool by_net(const Position& pos, const nnue::Network* net) {
+    return net && pos.variant().net != GameNet::None && !bare_king_ending(pos);
+}
+
 Value evaluate(const Position& pos, const nnue::Network* net) {
-    // The net knows the games it was trained on; the bare-king endings keep the
-    // hand-written mop-up, which drives the king to the corner the tables mate in.
-    if (!net || pos.variant().net == GameNet::None || bare_king_ending(pos)) return evaluate(pos);
+    if (!by_net(pos, net)) return evaluate(pos);
     const int stmScore = std::clamp(nnue::evaluate(pos, *net), -VALUE_MATE_IN_MAX_PLY + 1,
                                     VALUE_MATE_IN_MAX_PLY - 1);
     const int v = on_top(pos, pos.side_to_move() == WHITE ? stmScore : -stmScore, true);
@@ -544,7 +549,7 @@ Value evaluate(const Position& pos, const nnue::Network* net) {
 std::string trace(const Position& pos, const nnue::Network* net, const std::string& netName) {
     std::ostringstream os;
     auto white = [&](Value v) { return (pos.side_to_move() == WHITE ? v : -v) / 100.0; };
-    const bool byNet = net && pos.variant().net != GameNet::None && !bare_king_ending(pos);
+    const bool byNet = by_net(pos, net);
     if (byNet)
         os << "NNUE evaluation: " << std::showpos << white(nnue::evaluate(pos, *net))
            << " (white side, before the counting and material corrections"
