@@ -43,16 +43,24 @@ constexpr size_t HeaderSize = sizeof FileMagic + sizeof HeaderFields;
 constexpr size_t LayoutSize = 4 + SQUARE_NB;
 constexpr size_t HeadBytes =
     2 * HeadW1Size + 4 * (2 * size_t(OutputBuckets) * HeadSize + OutputBuckets);
-[[nodiscard]] constexpr size_t file_size(uint32_t version, int kingBuckets) {
-    return HeaderSize + (version >= 3 ? LayoutSize : 0) +
-           2 * (size_t(kingBuckets) * InputSize * HiddenSize + HiddenSize +
-                output_offset(OutputBuckets)) +
-           4 * OutputBuckets + (version >= 4 ? HeadBytes : 0);
+// Version 5's parts.
+constexpr uint32_t PartHead = 1, PartHand = 2;
+// The first layer's rows of a net.
+[[nodiscard]] constexpr size_t ft_rows(int kingBuckets, bool hand) {
+    return size_t(kingBuckets) * InputSize + (hand ? HandInputs : 0);
 }
-// The version a net is written as: the oldest that holds it, so that a net without a
-// head, or of one king bucket, is byte for byte the file it was before those came.
+[[nodiscard]] constexpr size_t file_size(uint32_t version, int kingBuckets, bool head, bool hand) {
+    return HeaderSize + (version >= 3 ? LayoutSize : 0) + (version >= 5 ? 4 : 0) +
+           2 * (ft_rows(kingBuckets, hand) * HiddenSize + HiddenSize +
+                output_offset(OutputBuckets)) +
+           4 * OutputBuckets + (head ? HeadBytes : 0);
+}
+// The version a net is written as: the oldest that holds it, so that a net without hand
+// inputs, a head, or of one king bucket, is byte for byte the file it was before those
+// came.
 [[nodiscard]] uint32_t version_of(const Network& net) {
-    if (net.hasHead) return FileVersion;
+    if (net.hasHand) return 5;
+    if (net.hasHead) return 4;
     const KingLayout& k = net.kings;
     const bool plain = k.buckets == 1 && std::all_of(std::begin(k.of), std::end(k.of),
                                                      [](uint8_t b) { return b == 0; });
@@ -85,7 +93,7 @@ void apply_changes(const Network& net, const int16_t* src, int16_t* dst, const i
     // real position overflows (train.h). They wrap as int16_t does, so the order of the
     // rows does not change them.
     const auto row = [&net](int feature) {
-        assert(feature >= 0 && feature < net.kings.buckets * InputSize); // a row of ftWeights
+        assert(feature >= 0 && size_t(feature) < ft_rows(net.kings.buckets, net.hasHand));
         return net.ftWeights + size_t(feature) * HiddenSize;
     };
 #if defined(__AVX512BW__) || defined(__AVX2__)
@@ -321,18 +329,19 @@ std::string serialise(const Network& net) {
         put(out, uint32_t(net.kings.buckets));
         for (uint8_t b : net.kings.of) put(out, b);
     }
-    const size_t rows = size_t(net.kings.buckets) * InputSize * HiddenSize;
+    if (version >= 5) put(out, (net.hasHead ? PartHead : 0) | (net.hasHand ? PartHand : 0));
+    const size_t rows = ft_rows(net.kings.buckets, net.hasHand) * HiddenSize;
     for (size_t i = 0; i < rows; ++i) put(out, uint16_t(net.ftWeights[i]));
     for (int16_t v : net.ftBias) put(out, uint16_t(v));
     for (int16_t v : net.outWeights) put(out, uint16_t(v));
     for (int32_t v : net.outBias) put(out, uint32_t(v));
-    if (version >= 4) {
+    if (net.hasHead) {
         for (int16_t v : net.headW1) put(out, uint16_t(v));
         for (int32_t v : net.headB1) put(out, uint32_t(v));
         for (int32_t v : net.headW2) put(out, uint32_t(v));
         for (int32_t v : net.headB2) put(out, uint32_t(v));
     }
-    assert(out.size() == file_size(version, net.kings.buckets));
+    assert(out.size() == file_size(version, net.kings.buckets, net.hasHead, net.hasHand));
     return out;
 }
 
@@ -364,10 +373,21 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
             if ((b = get<uint8_t>(p)) >= k)
                 return std::string("net file has a king square in a bucket it does not have");
     }
-    if (const size_t expected = file_size(version, net->kings.buckets); bytes.size() != expected)
+    net->hasHead = version == 4;
+    if (version >= 5) {
+        if (bytes.size() < HeaderSize + LayoutSize + 4)
+            return std::string("net file ends inside its list of parts (damaged or truncated)");
+        const uint32_t parts = get<uint32_t>(p);
+        if (parts & ~(PartHead | PartHand))
+            return "net file has parts " + std::to_string(parts) + " this build does not know";
+        net->hasHead = parts & PartHead;
+        net->hasHand = parts & PartHand;
+    }
+    if (const size_t expected = file_size(version, net->kings.buckets, net->hasHead, net->hasHand);
+        bytes.size() != expected)
         return "net file is " + std::to_string(bytes.size()) + " bytes, expected " +
                std::to_string(expected) + " (damaged or truncated)";
-    const size_t rows = size_t(net->kings.buckets) * InputSize * HiddenSize;
+    const size_t rows = ft_rows(net->kings.buckets, net->hasHand) * HiddenSize;
     for (size_t i = 0; i < rows; ++i) net->ftWeights[i] = int16_t(get<uint16_t>(p));
     for (int16_t& v : net->ftBias) v = int16_t(get<uint16_t>(p));
     for (int16_t& v : net->outWeights) v = int16_t(get<uint16_t>(p));
@@ -375,8 +395,7 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
     // The output layer's 16-bit product v * w needs |w| <= 127 (screlu_dot).
     for (int16_t v : net->outWeights)
         if (v < -127 || v > 127) return std::string("net file has an output weight out of range");
-    if (version >= 4) {
-        net->hasHead = true;
+    if (net->hasHead) {
         for (int16_t& v : net->headW1) v = int16_t(get<uint16_t>(p));
         for (int32_t& v : net->headB1) v = int32_t(get<uint32_t>(p));
         for (int32_t& v : net->headW2) v = int32_t(get<uint32_t>(p));
@@ -517,12 +536,18 @@ namespace {
 // One side's first layer from scratch.
 void refresh_side(const Position& pos, const Network& net, Color persp, Accumulator& acc) {
     const int bucket = king_bucket(pos, net.kings, persp);
-    int features[SQUARE_NB];
+    int features[SQUARE_NB + HandInputs];
     int n = 0;
     for (Bitboard b = pos.pieces(); b;) {
         const Square s = pop_lsb(b);
         features[n++] = feature_index(persp, bucket, pos.piece_on(s), s);
     }
+    if (net.hasHand)
+        for (Color c : {WHITE, BLACK})
+            for (PieceType pt = PAWN; pt <= KING; ++pt)
+                for (int k = 0; k < std::min(pos.in_hand(c, pt), HandSlots); ++k)
+                    features[n++] =
+                        hand_feature_index(persp, net.kings.buckets, make_piece(c, pt), k);
     apply_changes(net, net.ftBias, acc.values[persp], features, n, nullptr, 0);
     acc.computed[persp] = true;
 }
@@ -577,12 +602,16 @@ const Accumulator& accumulator(const Position& pos, const Network& net) {
             const StateInfo* next = path[k];
             const DirtyPieces& d = next->dirty;
             assert(d.count >= 0 && d.count <= 3); // a root's -1 stops the walk before here
-            int add[3], sub[3], nAdd = 0, nSub = 0;
+            int add[4], sub[4], nAdd = 0, nSub = 0;
             for (int i = 0; i < d.count; ++i) {
                 if (d.from[i] != SQ_NONE)
                     sub[nSub++] = feature_index(persp, bucket, d.piece[i], d.from[i]);
                 if (d.to[i] != SQ_NONE)
                     add[nAdd++] = feature_index(persp, bucket, d.piece[i], d.to[i]);
+            }
+            if (net.hasHand && d.handPiece != NO_PIECE && d.handSlot < HandSlots) {
+                const int f = hand_feature_index(persp, net.kings.buckets, d.handPiece, d.handSlot);
+                (d.toHand ? add[nAdd++] : sub[nSub++]) = f;
             }
             apply_changes(net, s->accumulator.values[persp], next->accumulator.values[persp], add,
                           nAdd, sub, nSub);
@@ -617,7 +646,7 @@ bool matches_refresh(const Position& pos, const Network& net, const Accumulator&
 int evaluate(const Position& pos, const Network& net) {
     const Accumulator& acc = accumulator(pos, net);
     assert(matches_refresh(pos, net, acc));
-    return output(acc, pos.side_to_move(), popcount(pos.pieces()), net);
+    return output(acc, pos.side_to_move(), piece_count(pos), net);
 }
 
 } // namespace nnue

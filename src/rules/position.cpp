@@ -260,7 +260,7 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
     newSt.countPly = st->countPly + (st->countLimit != 0);
     newSt.previous = st;
     newSt.move = m;
-    newSt.dirty.count = 0;
+    newSt.dirty.clear();
     newSt.accumulator.computed[WHITE] = newSt.accumulator.computed[BLACK] = false;
     if (General) {
         newSt.rights = st->rights;
@@ -285,6 +285,7 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
         put_piece(pc, to);
         k ^= zobrist::psq[pc][to];
         st->dirty.add(pc, SQ_NONE, to);
+        st->dirty.hand(pc, in_hand(us, type_of(pc)), false);
         st->rule50 = 0;
     } else {
         if (sut) {
@@ -303,7 +304,9 @@ inline __attribute__((always_inline)) void Position::do_move_impl(Move m, StateI
             if (General && var->capturesToHand) {
                 // A met that was a pawn goes back to the hand as a pawn.
                 const bool wasPawn = st->promoted & square_bb(to);
-                add_to_hand(make_piece(us, wasPawn ? PAWN : type_of(captured)), k);
+                const Piece held = make_piece(us, wasPawn ? PAWN : type_of(captured));
+                st->dirty.hand(held, in_hand(us, type_of(held)), true);
+                add_to_hand(held, k);
                 st->promoted &= ~square_bb(to);
             }
         }
@@ -465,7 +468,7 @@ void Position::do_null_move(StateInfo& newSt) {
     newSt = *st; // the accumulator too: a null move changes no piece
     newSt.previous = st;
     newSt.move = Move::null();
-    newSt.dirty.count = 0;
+    newSt.dirty.clear();
     newSt.captured = NO_PIECE;
     newSt.key = st->key ^ zobrist::side;
     newSt.rule50 = st->rule50 + 1;

@@ -27,7 +27,9 @@ struct DatagenConfig {
     int games = 1000;
     int nodes = 5000;
     int threads = std::max(1, int(std::thread::hardware_concurrency()));
-    int randomPlies = -1; // -1: 8 from the start position, 2 after an opening
+    // -1: 8 from the start position, 2 after an opening; from the start of a game with a
+    // setup (sittuyin), a number drawn each game from SetupRandom.
+    int randomPlies = -1;
     uint64_t seed = 1;
     std::string out = "khun-data.bin";
     std::string openings; // a file of FEN/EPD lines; empty: the start position
@@ -55,6 +57,11 @@ std::vector<std::string> read_openings(const std::string& file, std::string& err
     return fens;
 }
 
+// Sittuyin's setup is sixteen drops: its games start from that many random plies and up to
+// two more, or as few as four, so that some setups are random throughout and the rest are
+// the search's from some point on, whose positions (pieces still in hand) are recorded.
+constexpr int SetupRandomMin = 4, SetupRandomMax = 18;
+
 // One self-play game; appends its quiet positions with the game's result to `records`.
 void play_game(protocol::Engine& engine, std::mt19937_64& rng, const DatagenConfig& cfg,
                const std::vector<std::string>& openings, std::vector<PackedPosition>& records) {
@@ -63,7 +70,12 @@ void play_game(protocol::Engine& engine, std::mt19937_64& rng, const DatagenConf
     engine.new_game();
     // A few random plies, so that the games spread over many more openings than the
     // file holds.
-    const int randomPlies = cfg.randomPlies >= 0 ? cfg.randomPlies : openings.empty() ? 8 : 2;
+    const bool setup = engine.position().variant().mustDrop && engine.position().hand_count(WHITE);
+    const int randomPlies =
+        cfg.randomPlies >= 0 ? cfg.randomPlies
+        : setup              ? SetupRandomMin + int(rng() % (SetupRandomMax - SetupRandomMin + 1))
+        : openings.empty()   ? 8
+                             : 2;
     for (int i = 0; i < randomPlies; ++i) {
         MoveList ml(engine.position());
         if (ml.size() == 0) return;
@@ -130,7 +142,8 @@ int datagen_main(const std::vector<std::string>& args) {
         .check(clamped(1, 512));
     app.add("--random", cfg.randomPlies,
             "random plies before the search plays (default: 8 from the start "
-            "position, 2 after an opening)")
+            "position, 2 after an opening; in sittuyin, from its start, 4 to 18 drawn "
+            "each game, its setup being 16 drops)")
         .check(clamped(0, 100));
     app.add("--openings", cfg.openings, "a file of FEN/EPD lines to start from");
     app.add("--variant", cfg.variant, "the game").check(game_name()).show_default();

@@ -50,11 +50,11 @@ void backprop(const FloatNet& net, const PackedPosition* begin, const PackedPosi
     float* gBias = grad.g.ftBias.data();
     const bool head = net.has_head();
     for (const PackedPosition* p = begin; p != end; ++p) {
-        const int n = features(*p, fw, fb, mirror && mirror[p - begin], net.kings);
+        const int n = features_for(net, *p, fw, fb, mirror && mirror[p - begin]);
         const bool white = p->side_to_move() == WHITE;
         const int* us = white ? fw : fb;
         const int* them = white ? fb : fw;
-        const int bucket = nnue::output_bucket(n);
+        const int bucket = nnue::output_bucket(p->piece_count());
         float* gOut = grad.g.outWeights.data() + nnue::output_offset(bucket);
         const float* w = net.outWeights.data() + nnue::output_offset(bucket);
         accumulate(net, us, n, accUs);
@@ -149,9 +149,10 @@ double loss_on(const FloatNet& net, const std::vector<PackedPosition>& data, flo
         for (size_t i = slice_begin(data.size(), t, T); i < slice_begin(data.size(), t + 1, T);
              ++i) {
             const PackedPosition& p = data[i];
-            const int n = features(p, fw, fb, false, net.kings);
+            const int n = features_for(net, p, fw, fb);
             const bool white = p.side_to_move() == WHITE;
-            const float cp = evaluate_features(net, white ? fw : fb, white ? fb : fw, n);
+            const float cp =
+                evaluate_features(net, white ? fw : fb, white ? fb : fw, n, p.piece_count());
             const float err = sigmoid(cp / nnue::OutputScale) - target(p, lambda);
             sum += double(err) * err;
         }
@@ -359,6 +360,10 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
             "ranks or quarters (docs/nnue.md; default: none, or the --init net's)");
     app.flag("--mirror", opt.mirror,
              "train half the records of each epoch turned over left to right (a <-> h)");
+    bool addHand = false;
+    app.flag("--hand", addHand,
+             "give the net inputs for the pieces in hand (the drop games: sittuyin, "
+             "makrukhouse) if it has none: from --init's net they start at 0, adding nothing");
     bool addHead = false;
     app.flag("--head", addHead,
              "give the net a second hidden layer (docs/nnue.md) if it has none: from "
@@ -413,6 +418,15 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         log << "train: king buckets " << layoutName << " (" << layout.buckets
             << "), each a copy of the first layer\n";
     }
+    if (addHand && !net.hand) {
+        net.add_hand();
+        log << "train: inputs for the pieces in hand added, adding nothing yet\n";
+    }
+    if (!net.hand && std::any_of(data.begin(), data.end(), [](const PackedPosition& p) {
+            return p.piece_count() != popcount(p.occupancy);
+        }))
+        log << "train: warning: some positions have pieces in hand, which this net does not "
+               "see (--hand gives it inputs for them)\n";
     if (addHead && !net.has_head()) {
         net.add_head(opt.seed);
         log << "train: a head of " << nnue::HeadSize << " units added, adding nothing yet\n";

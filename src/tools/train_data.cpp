@@ -14,7 +14,7 @@ namespace khun::tools {
 namespace train {
 
 int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces], bool mirror,
-             const nnue::KingLayout& kings) {
+             const nnue::KingLayout& kings, bool hand) {
     int bw = 0, bb = 0;
     if (kings.buckets > 1)
         p.for_each_piece([&](Piece pc, Square s) {
@@ -30,6 +30,15 @@ int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]
         black[n] = nnue::feature_index(BLACK, bb, pc, s);
         ++n;
     });
+    // Board and hands hold 32 pieces at most, so the list holds them all.
+    if (hand)
+        p.for_each_in_hand([&](Piece pc, int k) {
+            if (k >= nnue::HandSlots) return;
+            assert(n < MaxPieces);
+            white[n] = nnue::hand_feature_index(WHITE, kings.buckets, pc, k);
+            black[n] = nnue::hand_feature_index(BLACK, kings.buckets, pc, k);
+            ++n;
+        });
     return n;
 }
 

@@ -80,11 +80,20 @@ inline float output(const FloatNet& net, const float* us, const float* them, int
     return sum;
 }
 
-inline float evaluate_features(const FloatNet& net, const int* us, const int* them, int n) {
+// Centipawns for the side to move from its features (`us`) and the other side's, `n` each,
+// with `pieces` on the board and in the hands (which picks the output bucket).
+inline float evaluate_features(const FloatNet& net, const int* us, const int* them, int n,
+                               int pieces) {
     alignas(64) float accUs[H], accThem[H];
     accumulate(net, us, n, accUs);
     accumulate(net, them, n, accThem);
-    return output(net, accUs, accThem, nnue::output_bucket(n)) * nnue::OutputScale;
+    return output(net, accUs, accThem, nnue::output_bucket(pieces)) * nnue::OutputScale;
+}
+
+// A record's features for `net` (its king buckets, its hand inputs if it has them).
+inline int features_for(const FloatNet& net, const PackedPosition& p, int* white, int* black,
+                        bool mirror = false) {
+    return features(p, white, black, mirror, net.kings, net.hand);
 }
 
 } // namespace khun::tools::train::detail

@@ -34,6 +34,7 @@ FloatNet FloatNet::random(uint64_t seed) {
 FloatNet FloatNet::from(const nnue::Network& q) {
     FloatNet net;
     net.kings = q.kings;
+    net.hand = q.hasHand;
     net.ftWeights.resize(size_t(net.rows()) * H);
     for (size_t i = 0; i < net.ftWeights.size(); ++i)
         net.ftWeights[i] = float(q.ftWeights[i]) / nnue::QA;
@@ -61,6 +62,12 @@ FloatNet FloatNet::from(const nnue::Network& q) {
     return net;
 }
 
+void FloatNet::add_hand() {
+    if (hand) return;
+    hand = true;
+    ftWeights.resize(size_t(rows()) * H, 0.0f); // the hand's rows follow the board's
+}
+
 void FloatNet::add_head(uint64_t seed) {
     Prng rng(seed);
     headW1.resize(nnue::HeadW1Size);
@@ -71,7 +78,7 @@ void FloatNet::add_head(uint64_t seed) {
 }
 
 float FloatNet::evaluate(const Position& pos) const {
-    int fw[SQUARE_NB], fb[SQUARE_NB];
+    int fw[SQUARE_NB + nnue::HandInputs], fb[SQUARE_NB + nnue::HandInputs];
     int n = 0;
     const int bw = nnue::king_bucket(pos, kings, WHITE), bb = nnue::king_bucket(pos, kings, BLACK);
     for (Bitboard b = pos.pieces(); b; ++n) {
@@ -79,15 +86,22 @@ float FloatNet::evaluate(const Position& pos) const {
         fw[n] = nnue::feature_index(WHITE, bw, pos.piece_on(s), s);
         fb[n] = nnue::feature_index(BLACK, bb, pos.piece_on(s), s);
     }
+    if (hand)
+        for (Color c : {WHITE, BLACK})
+            for (PieceType pt = PAWN; pt <= KING; ++pt)
+                for (int k = 0; k < std::min(pos.in_hand(c, pt), nnue::HandSlots); ++k, ++n) {
+                    fw[n] = nnue::hand_feature_index(WHITE, kings.buckets, make_piece(c, pt), k);
+                    fb[n] = nnue::hand_feature_index(BLACK, kings.buckets, make_piece(c, pt), k);
+                }
     const bool white = pos.side_to_move() == WHITE;
-    return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
+    return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n, nnue::piece_count(pos));
 }
 
 float FloatNet::evaluate(const PackedPosition& p) const {
     int fw[MaxPieces], fb[MaxPieces];
-    const int n = features(p, fw, fb, false, kings);
+    const int n = features_for(*this, p, fw, fb);
     const bool white = p.side_to_move() == WHITE;
-    return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n);
+    return evaluate_features(*this, white ? fw : fb, white ? fb : fw, n, p.piece_count());
 }
 
 void FloatNet::clip() {
@@ -104,7 +118,11 @@ void FloatNet::clip() {
 void FloatNet::spread(const nnue::KingLayout& layout) {
     assert(kings.buckets == 1 && layout.buckets >= 1 && layout.buckets <= nnue::MaxKingBuckets);
     const size_t perBucket = size_t(InputSize) * H; // weights in one copy
+    // The hand's rows, if any, move to after the copies.
+    const std::vector<float> handRows(ftWeights.begin() + std::ptrdiff_t(perBucket),
+                                      ftWeights.end());
     ftWeights.resize(perBucket * size_t(layout.buckets));
+    ftWeights.insert(ftWeights.end(), handRows.begin(), handRows.end());
     for (int b = 1; b < layout.buckets; ++b)
         std::copy_n(ftWeights.begin(), perBucket,
                     ftWeights.begin() + std::ptrdiff_t(perBucket * size_t(b)));

@@ -16,6 +16,7 @@ std::unique_ptr<nnue::Network> FloatNet::quantise() const {
     auto result = std::make_unique<nnue::Network>();
     nnue::Network& q = *result;
     q.kings = kings;
+    q.hasHand = hand;
     const auto round = [](float v, float scale, int limit) {
         return int16_t(std::clamp<long>(std::lround(double(v) * scale), -limit, limit));
     };
@@ -64,9 +65,9 @@ std::unique_ptr<nnue::Network> FloatNet::quantise(const std::vector<PackedPositi
     int fw[MaxPieces], fb[MaxPieces];
     for (size_t j = 0; j < M; ++j) {
         const PackedPosition& p = sample[j];
-        const int n = features(p, fw, fb, false, kings);
+        const int n = features_for(*this, p, fw, fb);
         const bool white = p.side_to_move() == WHITE;
-        const int b = bucketOf[j] = nnue::output_bucket(n);
+        const int b = bucketOf[j] = nnue::output_bucket(p.piece_count());
         const int16_t* w = q.outWeights + nnue::output_offset(b);
         double out = double(q.outBias[b]) / QAB;
         alignas(64) float a[2 * H];
@@ -139,7 +140,7 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
     int fw[MaxPieces], fb[MaxPieces];
     auto acc = std::make_unique<nnue::Accumulator>();
     for (const PackedPosition& p : data) {
-        const int n = features(p, fw, fb, false, q.kings);
+        const int n = features(p, fw, fb, false, q.kings, q.hasHand);
         // The sums as nnue::refresh makes them (int32, then int16: no overflow within the
         // bounds), then the engine's own output layer.
         for (Color c : {WHITE, BLACK}) {
@@ -150,7 +151,7 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
                 for (int i = 0; i < H; ++i) sum[i] += q.ftWeights[size_t(f[k]) * H + i];
             for (int i = 0; i < H; ++i) acc->values[c][i] = int16_t(sum[i]);
         }
-        const int cp = nnue::output(*acc, p.side_to_move(), n, q);
+        const int cp = nnue::output(*acc, p.side_to_move(), p.piece_count(), q);
         const float err = sigmoid(float(cp) / nnue::OutputScale) - target(p, lambda);
         r.loss += double(err) * err;
         const double diff = std::abs(double(net.evaluate(p)) - cp);

@@ -47,6 +47,13 @@ std::unique_ptr<nnue::Network> bucketed_net(uint64_t seed) {
     return net;
 }
 
+// The same with inputs for the pieces in hand (their rows random like the rest).
+std::unique_ptr<nnue::Network> hand_net(uint64_t seed, bool buckets = false) {
+    auto net = buckets ? bucketed_net(seed) : random_net(seed);
+    net->hasHand = true;
+    return net;
+}
+
 // The same with a head of random weights (within the file's bounds, large enough that
 // most units sit inside their clamp for some positions and outside it for others).
 std::unique_ptr<nnue::Network> headed_net(uint64_t seed) {
@@ -110,8 +117,11 @@ std::string temp_file(const std::string& name, const std::string& bytes) {
 TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "[nnue]") {
     testutil::init();
     const bool buckets = GENERATE(false, true);
-    INFO((buckets ? "king buckets" : "one bucket"));
-    const auto net = buckets ? bucketed_net(1) : random_net(1);
+    // Inputs for the pieces in hand: a drop takes one away, a capture into the hand
+    // (makrukhouse) adds one.
+    const bool hand = GENERATE(false, true);
+    INFO((buckets ? "king buckets" : "one bucket") << (hand ? ", hand inputs" : ""));
+    const auto net = hand ? hand_net(1, buckets) : buckets ? bucketed_net(1) : random_net(1);
     std::mt19937_64 rng(2024);
     for (const std::string& name : variant_names()) {
         INFO("game " << name);
@@ -294,6 +304,68 @@ TEST_CASE("nnue: a net with king buckets round-trips, and its buckets are checke
     REQUIRE(!nnue::parse(one, *back));
     CHECK(back->kings.buckets == 1);
     CHECK(nnue::serialise(*back) == v2);
+}
+
+TEST_CASE("nnue: a net with hand inputs reads the hands, and its file is version 5", "[nnue]") {
+    testutil::init();
+    const auto net = hand_net(11);
+    const std::string bytes = nnue::serialise(*net);
+    // Version 5: the king buckets, the parts (bit 1: the hand), the hand's rows after the
+    // board's.
+    CHECK(bytes[8] == 5);
+    const size_t header = 8 + 7 * 4;
+    CHECK(bytes.size() == nnue::serialise(*random_net(11)).size() + 4 + 64 + 4 +
+                              2 * size_t(nnue::HandInputs) * nnue::HiddenSize);
+    CHECK(bytes[header + 4 + 64] == 2);
+    auto back = std::make_unique<nnue::Network>();
+    REQUIRE(!nnue::parse(bytes, *back));
+    CHECK(back->hasHand);
+    CHECK(!back->hasHead);
+    CHECK(nnue::serialise(*back) == bytes);
+    // The hand's inputs count: two sittuyin positions alike on the board, one with a rook
+    // more in White's hand, score apart with the hand net and alike without.
+    // (A position keeps the sums of the net that evaluated it: a fresh one for each net.)
+    const auto score = [](const std::string& fen, const nnue::Network& n) {
+        StateInfo st;
+        Position pos;
+        REQUIRE(!pos.set(fen, *find_variant("sittuyin"), &st));
+        return nnue::evaluate(pos, n);
+    };
+    const std::string full = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRRSSNNkfrrssnn] w - - 0 1";
+    const std::string lessRook = "8/8/4pppp/pppp4/4PPPP/PPPP4/8/8[KFRSSNNkfrrssnn] w - - 0 1";
+    CHECK(score(full, *back) != score(lessRook, *back));
+    // A net without them sees the board only (31 and 32 pieces share an output bucket).
+    const auto plain = random_net(11);
+    CHECK(score(full, *plain) == score(lessRook, *plain));
+    StateInfo st;
+    Position a;
+    REQUIRE(!a.set(full, *find_variant("sittuyin"), &st));
+    CHECK(nnue::piece_count(a) == 32);
+    REQUIRE(!a.set(lessRook, *find_variant("sittuyin"), &st));
+    CHECK(nnue::piece_count(a) == 31);
+    // Parts this build does not know, a file cut short, a version-4 file of this size:
+    // refused, the net kept.
+    std::string badParts = bytes;
+    badParts[header + 4 + 64] = 6;
+    CHECK(nnue::parse(badParts, *back));
+    CHECK(nnue::parse(bytes.substr(0, header + 4 + 64 + 2), *back));
+    CHECK(nnue::parse(bytes.substr(0, bytes.size() - 2), *back));
+    std::string badVersion = bytes;
+    badVersion[8] = 4;
+    CHECK(nnue::parse(badVersion, *back));
+    CHECK(nnue::serialise(*back) == bytes);
+    // With a head as well: both parts.
+    auto both = hand_net(12);
+    both->hasHead = true;
+    std::fill(std::begin(both->headW1), std::end(both->headW1), int16_t(3));
+    std::fill(std::begin(both->headB1), std::end(both->headB1), 0);
+    std::fill(std::begin(both->headW2), std::end(both->headW2), 5);
+    std::fill(std::begin(both->headB2), std::end(both->headB2), 0);
+    const std::string bothBytes = nnue::serialise(*both);
+    CHECK(bothBytes[header + 4 + 64] == 3);
+    REQUIRE(!nnue::parse(bothBytes, *back));
+    CHECK((back->hasHand && back->hasHead));
+    CHECK(score(full, *back) == score(full, *both));
 }
 
 TEST_CASE("nnue: a net with a head scores as its definition, and its file is checked", "[nnue]") {

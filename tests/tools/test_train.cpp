@@ -504,6 +504,100 @@ TEST_CASE("a head: added it scores as before, its gradients are the loss's slope
     }
 }
 
+TEST_CASE("hand inputs: added they score as before, learn what the hands hold, and the engine "
+          "reads them",
+          "[train]") {
+    testutil::init();
+    // Random sittuyin games (their setups: pieces in hand) and makrukhouse games (captures
+    // into the hand, drops), scored by material on the board and in the hands: a net that
+    // sees the board only cannot fit the hands' share.
+    static const int value[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
+    std::vector<PackedPosition> data;
+    Prng rng(61);
+    for (int game = 0; data.size() < 14000; ++game) {
+        const Variant& v = *find_variant(game % 2 ? "makrukhouse" : "sittuyin");
+        std::vector<StateInfo> states(81);
+        Position pos;
+        REQUIRE(!pos.set(v.startFen, v, &states[0]));
+        for (size_t ply = 1; ply < states.size(); ++ply) {
+            const MoveList moves(pos);
+            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
+            pos.do_move(*(moves.begin() + rng.next() % moves.size()), states[ply]);
+            int score = material(pos);
+            for (Color c : {WHITE, BLACK})
+                for (PieceType pt = PAWN; pt <= ROOK; ++pt)
+                    score += (c == WHITE ? 1 : -1) * value[pt] * pos.in_hand(c, pt);
+            data.push_back(PackedPosition::pack(pos, score, 0.5));
+        }
+    }
+    const size_t withHand = size_t(std::count_if(data.begin(), data.end(), [](const auto& p) {
+        return p.piece_count() > popcount(p.occupancy);
+    }));
+    INFO(withHand << " of " << data.size() << " records have pieces in hand");
+    REQUIRE(withHand > data.size() / 4);
+    const auto val = train::hold_out(data, 0.1, 3);
+
+    // Added, the inputs start at 0: every position scores as before.
+    const train::FloatNet plain = trained().net;
+    train::FloatNet handed = plain;
+    handed.add_hand();
+    CHECK(handed.rows() == nnue::InputSize + nnue::HandInputs);
+    for (size_t i = 0; i < val.size(); i += 37)
+        CHECK(handed.evaluate(val[i]) == Approx(plain.evaluate(val[i])).margin(1e-3));
+
+    // Trained alike from there, the net with them fits the hands' share; the one without
+    // cannot.
+    const train::Options opt = small_options();
+    train::FloatNet boardOnly = plain;
+    std::ostringstream log;
+    const double without = train::fit(boardOnly, data, val, opt, log).valLoss;
+    const double with = train::fit(handed, data, val, opt, log).valLoss;
+    INFO("validation loss without hand inputs " << without << ", with " << with);
+    CHECK(with < without * 0.7);
+
+    // The position and its record give the same features, and the engine reads the net
+    // back and scores as its float model, hands included.
+    TempDir dir;
+    const std::string bytes = nnue::serialise(*handed.quantise(val));
+    CHECK(bytes[8] == 5);
+    write(dir.file("h.nnue"), bytes.data(), bytes.size());
+    const nnue::Loaded loaded = nnue::load_file(dir.file("h.nnue"));
+    REQUIRE(loaded.net);
+    CHECK(loaded.net->hasHand);
+    double diff = 0;
+    for (const PackedPosition& p : val) {
+        StateInfo st;
+        Position pos;
+        const auto fen = p.fen();
+        REQUIRE(fen);
+        REQUIRE(!pos.set(*fen, *p.game(), &st));
+        CHECK(handed.evaluate(pos) == Approx(handed.evaluate(p)).margin(1e-2));
+        diff += std::abs(nnue::evaluate(pos, *loaded.net) - handed.evaluate(p));
+    }
+    CHECK(diff / double(val.size()) < 8);
+
+    // The command: --hand gives a net without them the inputs, and they stay; a net without
+    // them told of records with pieces in hand.
+    write(dir.file("d.bin"), data);
+    const std::string plainBytes = nnue::serialise(*plain.quantise());
+    write(dir.file("plain.nnue"), plainBytes.data(), plainBytes.size());
+    const auto run = [&](const std::string& init, const std::string& out, bool hand) {
+        std::vector<std::string> args{dir.file("d.bin"), "--epochs",     "1",     "--threads",  "1",
+                                      "--init",          dir.file(init), "--out", dir.file(out)};
+        if (hand) args.push_back("--hand");
+        std::ostringstream runLog;
+        REQUIRE(train::train_main(args, runLog) == 0);
+        return std::make_pair(read(dir.file(out)), runLog.str());
+    };
+    const auto [p, pLog] = run("plain.nnue", "p.nnue", false);
+    CHECK(p[8] == 2);
+    CHECK(pLog.find("pieces in hand, which this net does not see") != std::string::npos);
+    const auto [h, hLog] = run("plain.nnue", "h2.nnue", true);
+    CHECK(h[8] == 5);
+    CHECK(hLog.find("which this net does not see") == std::string::npos);
+    CHECK(run("h2.nnue", "hh.nnue", false).first[8] == 5);
+}
+
 TEST_CASE("mirrored training records are the positions turned over left to right", "[train]") {
     std::vector<std::string> fens;
     random_positions(300, 41, [&](const Position& pos) { fens.push_back(pos.fen()); });

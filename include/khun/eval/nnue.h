@@ -19,9 +19,12 @@ struct Network {
     // Which copy of the first layer each side's king square picks (one copy unless the
     // file has king buckets).
     KingLayout kings;
+    // Whether the net has inputs for the pieces in hand (nnue_arch.h, HandInputs).
+    bool hasHand = false;
     // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA),
-    // feature_index's rows; the rows past kings.buckets copies are unused.
-    alignas(64) int16_t ftWeights[MaxKingBuckets * InputSize * HiddenSize];
+    // feature_index's rows for kings.buckets copies, then hand_feature_index's when the net
+    // has them; the rows past those are unused.
+    alignas(64) int16_t ftWeights[(MaxKingBuckets * InputSize + HandInputs) * HiddenSize];
     alignas(64) int16_t ftBias[HiddenSize]; // x QA
     // Bucket b's output layer (output_bucket): outWeights[output_offset(b) + i] for the side
     // to move's units, [output_offset(b) + HiddenSize + i] for the other side's (x QB).
@@ -38,15 +41,18 @@ struct Network {
 };
 
 // The net file: "KHUNNNUE", then u32 version, input size, hidden size, output buckets, QA,
-// QB and output scale; versions 3 and 4 then have the number of king buckets (u32) and
-// each own king square's bucket (64 bytes, from the king's side). Then the arrays of
-// Network in order (little-endian int16, the first layer's rows for each king bucket in
-// turn, the biases int32); version 4 then has the head's four arrays (headW1 int16, the
-// rest int32). Then nothing: anything else is a damaged or foreign file. A net without a
-// head is written as version 3, and as version 2 when it also has one king bucket: byte
-// for byte the file of a net made before king buckets. Version 1 had no output buckets.
+// QB and output scale; versions 3 to 5 then have the number of king buckets (u32) and
+// each own king square's bucket (64 bytes, from the king's side), and version 5 a u32 of
+// parts (bit 0: a head, bit 1: inputs for the pieces in hand). Then the arrays of Network
+// in order (little-endian int16, the first layer's rows for each king bucket in turn, then
+// the hand's rows if it has them, the biases int32); a net with a head (version 4, or 5
+// with bit 0) then has the head's four arrays (headW1 int16, the rest int32). Then nothing:
+// anything else is a damaged or foreign file. A net is written as the oldest version that
+// holds it: with hand inputs 5; else with a head 4; else 3, or 2 when it also has one king
+// bucket (byte for byte the file of a net made before king buckets). Version 1 had no
+// output buckets.
 constexpr char FileMagic[8] = {'K', 'H', 'U', 'N', 'N', 'N', 'U', 'E'};
-constexpr uint32_t FileVersion = 4;
+constexpr uint32_t FileVersion = 5;
 
 // The file's bytes for `net`.
 [[nodiscard]] std::string serialise(const Network& net);
@@ -72,6 +78,12 @@ struct Loaded {
     std::string error;
 };
 [[nodiscard]] Loaded load_file(const std::string& path);
+
+// The pieces that choose the output bucket (output_bucket): those on the board and in the
+// hands, so that a drop game's bucket does not change as its pieces come and go.
+[[nodiscard]] inline int piece_count(const Position& pos) {
+    return popcount(pos.pieces()) + pos.hand_count(WHITE) + pos.hand_count(BLACK);
+}
 
 // The network's score for the side to move, in centipawns, before any of the
 // evaluation's corrections (counting, drawish material). Brings the position's

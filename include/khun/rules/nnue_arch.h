@@ -99,20 +99,52 @@ struct KingLayout {
     return bucket * InputSize + (own * PieceKinds + (int(type_of(pc)) - 1)) * SQUARE_NB + sq;
 }
 
+// Pieces in hand (the drop games: sittuyin's setup, makrukhouse's pockets), for a net that
+// has inputs for them (docs/nnue.md, "Pieces in hand"): per side (own, their) and kind, the
+// k-th input (k < HandSlots) is on while the hand holds more than k pieces of that kind, so
+// a drop or a capture into the hand changes one input. Their rows follow the board's rows
+// of every king bucket and are the same whatever bucket the king is in: in sittuyin's
+// setup, where the hands are full, the king may not be on the board yet.
+constexpr int HandSlots = 16; // a side never holds more of a kind: makrukhouse's 16 pawns
+constexpr int HandInputs = 2 * PieceKinds * HandSlots; // 224
+[[nodiscard]] constexpr int hand_feature_index(Color perspective, int kingBuckets, Piece pc,
+                                               int slot) {
+    assert(type_of(pc) >= PAWN && type_of(pc) <= KING && slot >= 0 && slot < HandSlots);
+    assert(kingBuckets >= 1 && kingBuckets <= MaxKingBuckets);
+    const int own = color_of(pc) == perspective ? 0 : 1;
+    return kingBuckets * InputSize + (own * PieceKinds + (int(type_of(pc)) - 1)) * HandSlots + slot;
+}
+
 // Up to three pieces change with a move: the mover (from -> to), a captured piece (-> none),
 // and a promotion (the pawn's arrival is a removal, the new piece an addition). A sutra
-// move moves two pieces. SQ_NONE as `from` adds a piece, as `to` removes it.
+// move moves two pieces. SQ_NONE as `from` adds a piece, as `to` removes it. A move of a
+// drop game also changes at most one hand input: a drop empties the slot its piece held, a
+// capture into the hand fills the next one.
 struct DirtyPieces {
     int count = -1;
     Piece piece[3];
     Square from[3];
     Square to[3];
+    Piece handPiece = NO_PIECE; // the hand's change, if any: this piece in `handSlot`
+    int handSlot = 0;
+    bool toHand = false; // the slot filled (a capture) or emptied (a drop)
+    void clear() {
+        count = 0;
+        handPiece = NO_PIECE;
+    }
     void add(Piece pc, Square f, Square t) {
-        assert(count >= 0 && count < 3); // reset by do_move; three changes at most
+        assert(count >= 0 && count < 3); // cleared by do_move; three changes at most
         piece[count] = pc;
         from[count] = f;
         to[count] = t;
         ++count;
+    }
+    // Piece pc's hand went from holding `slot` + 1 to `slot` pieces (or back, `filled`).
+    void hand(Piece pc, int slot, bool filled) {
+        assert(handPiece == NO_PIECE && slot >= 0); // one hand change a move
+        handPiece = pc;
+        handSlot = slot;
+        toHand = filled;
     }
 };
 

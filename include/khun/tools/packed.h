@@ -58,6 +58,24 @@ struct PackedPosition {
             f(Piece(((nibble >> 3) << PIECE_TYPE_BITS) | (nibble & 7)), Square(__builtin_ctzll(b)));
         }
     }
+    // Calls f(piece, k) for each piece in a drop game's hands, k counting the pieces of its
+    // kind and colour before it (0 for the first).
+    template <typename F>
+    void for_each_in_hand(F&& f) const {
+        int held[16] = {};
+        for (int i = __builtin_popcountll(occupancy); i < 32; ++i) {
+            const int nibble = (pieces[i / 2] >> (4 * (i % 2))) & 15;
+            if (!nibble) break;
+            f(Piece(((nibble >> 3) << PIECE_TYPE_BITS) | (nibble & 7)), held[nibble]++);
+        }
+    }
+    // The pieces on the board and in the hands: what picks the net's output bucket
+    // (nnue::piece_count).
+    [[nodiscard]] int piece_count() const {
+        int n = __builtin_popcountll(occupancy);
+        for_each_in_hand([&](Piece, int) { ++n; });
+        return n;
+    }
 };
 static_assert(sizeof(PackedPosition) == 32, "the record is 32 bytes on disk");
 
