@@ -31,8 +31,9 @@ import math
 import sys
 from collections import defaultdict
 
-# Makruk's letters, and asean's chess letters for the same pieces (b the khon, q the met).
-VALUES = {'p': 1, 'm': 2, 's': 3, 'n': 3, 'r': 5, 'a': 8, 'b': 3, 'q': 2}
+# Makruk's letters, asean's chess letters for the same pieces (b the khon, q the met) and
+# sittuyin's general (f, the met). A drop game's hands ("[...]") count: they are material.
+VALUES = {'p': 1, 'm': 2, 's': 3, 'n': 3, 'r': 5, 'a': 8, 'b': 3, 'q': 2, 'f': 2}
 ANCHOR = 64.0
 VCLAMP = 4000
 

@@ -50,7 +50,9 @@ double win_rate(double v, const Params& p) { return 1.0 / (1.0 + std::exp((p.a -
 
 int material(const Position& pos) {
     int m = 0;
-    for (PieceType pt = PAWN; pt < KING; ++pt) m += MaterialValue[pt] * pos.count(pt);
+    // A piece in hand (the drop games) is material too: sittuyin's setup starts at 64.
+    for (PieceType pt = PAWN; pt < KING; ++pt)
+        m += MaterialValue[pt] * (pos.count(pt) + pos.in_hand(WHITE, pt) + pos.in_hand(BLACK, pt));
     return m;
 }
 

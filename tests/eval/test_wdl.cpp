@@ -55,6 +55,13 @@ TEST_CASE("wdl: material counts bia units over both sides", "[wdl]") {
     CHECK(eval::wdl::material(pos) == 10);
     REQUIRE_FALSE(pos.set("8/k7/4M3/K1S5/8/8/8/S7 w - 44 39 40", makruk(), &st));
     CHECK(eval::wdl::material(pos) == 8);
+    // Pieces in hand count: sittuyin's setup has the start's material, and so has a
+    // makrukhouse position whose captures are in hand.
+    REQUIRE_FALSE(pos.set(find_variant("sittuyin")->startFen, *find_variant("sittuyin"), &st));
+    CHECK(eval::wdl::material(pos) == 64);
+    REQUIRE_FALSE(pos.set("rnsmksnr/8/ppp1pppp/8/8/PPPPP1PP/8/RNSKMSNR[Pp] w - - 0 3",
+                          *find_variant("makrukhouse"), &st));
+    CHECK(eval::wdl::material(pos) == 64);
 }
 
 TEST_CASE("wdl: per mille that sums to 1000", "[wdl]") {

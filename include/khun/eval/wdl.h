@@ -22,8 +22,8 @@ constexpr int NoCount = -1;
 enum class Model { Classical, Net, AseanNet, MakpongNet };
 constexpr Model Models[] = {Model::Classical, Model::Net, Model::AseanNet, Model::MakpongNet};
 
-// Material on the board, both sides together, in bia units: bia 1, met 2, khon 3, ma 3,
-// ruea 5, ai-wok 8 (kings 0). The makruk start position has 64. The model's a and b are
+// Material on the board and in the hands, both sides together, in bia units: bia 1, met 2, khon 3,
+// ma 3, ruea 5, ai-wok 8 (kings 0). The makruk start position has 64. The model's a and b are
 // polynomials in this count, as Stockfish's are in its own pawn-unit count.
 [[nodiscard]] int material(const Position& pos);
 
