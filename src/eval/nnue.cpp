@@ -13,9 +13,11 @@
 #endif
 
 // The built-in nets' bytes: CMakeLists.txt names the files as KHUN_NET_FILE (makruk's),
-// KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG (and rebuilds this file when one changes).
-#if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN) || !defined(KHUN_NET_FILE_MAKPONG)
-#error "KHUN_NET_FILE, KHUN_NET_FILE_ASEAN and KHUN_NET_FILE_MAKPONG must name the nets to embed"
+// KHUN_NET_FILE_ASEAN, KHUN_NET_FILE_MAKPONG, KHUN_NET_FILE_SITTUYIN and
+// KHUN_NET_FILE_MAKRUKHOUSE (and rebuilds this file when one changes).
+#if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN) || !defined(KHUN_NET_FILE_MAKPONG) || \
+    !defined(KHUN_NET_FILE_SITTUYIN) || !defined(KHUN_NET_FILE_MAKRUKHOUSE)
+#error "KHUN_NET_FILE and KHUN_NET_FILE_<GAME> must name the nets to embed"
 #endif
 #define KHUN_INCBIN(symbol, file)                                                                  \
     asm(".section .rodata\n"                                                                       \
@@ -30,6 +32,8 @@
 KHUN_INCBIN(khunNetMakruk, KHUN_NET_FILE)
 KHUN_INCBIN(khunNetAsean, KHUN_NET_FILE_ASEAN)
 KHUN_INCBIN(khunNetMakpong, KHUN_NET_FILE_MAKPONG)
+KHUN_INCBIN(khunNetSittuyin, KHUN_NET_FILE_SITTUYIN)
+KHUN_INCBIN(khunNetMakrukhouse, KHUN_NET_FILE_MAKRUKHOUSE)
 
 namespace khun {
 namespace nnue {
@@ -488,10 +492,14 @@ const Embedded& built_in(GameNet which) {
     static const Embedded makruk(khunNetMakruk, khunNetMakrukEnd);
     static const Embedded asean(khunNetAsean, khunNetAseanEnd);
     static const Embedded makpong(khunNetMakpong, khunNetMakpongEnd);
-    static_assert(std::size(BuiltInNets) == 3, "a new net needs its KHUN_INCBIN and case here");
+    static const Embedded sittuyin(khunNetSittuyin, khunNetSittuyinEnd);
+    static const Embedded makrukhouse(khunNetMakrukhouse, khunNetMakrukhouseEnd);
+    static_assert(std::size(BuiltInNets) == 5, "a new net needs its KHUN_INCBIN and case here");
     switch (which) {
     case GameNet::Asean: return asean;
     case GameNet::Makpong: return makpong;
+    case GameNet::Sittuyin: return sittuyin;
+    case GameNet::Makrukhouse: return makrukhouse;
     default: return makruk;
     }
 }

@@ -31,6 +31,8 @@ constexpr Cubics Fits[] = {
     {{-2352.8792, 5577.4313, -4359.6787, 1325.5634}, {187.7862, -23.4037, -213.5699, 260.5909}},
     // MakpongNet: 265,087 positions, 4,000 makpong games of the built-in net nn-28f78125a435.
     {{-1068.8689, 2474.5517, -1881.4941, 531.1507}, {-376.7727, 671.9682, -174.5826, 154.4515}},
+    // SittuyinNet: 504,828 positions, 3,084 sittuyin games of its first net nn-f32065a54ce6.
+    {{-435.2030, 1887.8597, -2164.8109, 1139.6238}, {218.9042, -128.1496, -89.9062, 184.2999}},
 };
 static_assert(std::size(Fits) == std::size(Models), "a fit for each model");
 

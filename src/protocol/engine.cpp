@@ -151,6 +151,7 @@ eval::wdl::Model Engine::wdl_model() const {
     switch (active.net) {
     case GameNet::Asean: return Model::AseanNet;
     case GameNet::Makpong: return Model::MakpongNet;
+    case GameNet::Sittuyin: return Model::SittuyinNet;
     default: return Model::Net;
     }
 }

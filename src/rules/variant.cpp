@@ -122,8 +122,10 @@ Variant make_sittuyin() {
     v.cecpSetup = "PN.R.F....SKpn.r.f....sk";
     v.cecpTemplate = "bughouse";
     v.cecpPieces = cecp_pieces("piece F& F", "piece K& K");
-    // Its setup and its promotion make other positions than makruk's: weights of its own.
+    // Its setup and its promotion make other positions than makruk's: weights of its own,
+    // and a net of its own, with inputs for the pieces in hand (docs/nnue.md, "Nets in use").
     v.weights = WeightSet::Sittuyin;
+    v.net = GameNet::Sittuyin;
     return v;
 }
 
@@ -136,6 +138,8 @@ Variant make_makrukhouse() {
     v.drops = true;
     v.capturesToHand = true;
     v.pawnDropsEverywhere = true;
+    // A net of its own, with inputs for the pieces in hand (docs/nnue.md, "Nets in use").
+    v.net = GameNet::Makrukhouse;
     return v;
 }
 

@@ -71,7 +71,7 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makruk).get());
     // A game no net was trained for searches with the hand-written evaluation and reads
     // its scores with that evaluation's WDL model.
-    for (const char* game : {"karouk", "ai-wok", "sittuyin", "makrukhouse"}) {
+    for (const char* game : {"karouk", "ai-wok"}) {
         INFO(game);
         REQUIRE(!e.set_option("UCI_Variant", game).error);
         CHECK(e.net() == nullptr);
@@ -91,6 +91,15 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makpong).get());
     CHECK(e.net_name() == khun::nnue::embedded_name(khun::GameNet::Makpong));
     CHECK(e.wdl_model() == Model::MakpongNet);
+    // Sittuyin's net has inputs for the pieces in hand: it plays the setup too.
+    REQUIRE(!e.set_option("UCI_Variant", "sittuyin").error);
+    CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Sittuyin).get());
+    CHECK(e.net()->hasHand);
+    CHECK(e.net_name() == khun::nnue::embedded_name(khun::GameNet::Sittuyin));
+    CHECK(e.wdl_model() == Model::SittuyinNet);
+    REQUIRE(!e.set_option("UCI_Variant", "makrukhouse").error);
+    CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makrukhouse).get());
+    CHECK(e.net()->hasHand);
     REQUIRE(!e.set_option("UCI_Variant", "makruk").error);
     CHECK(e.wdl_model() == Model::Net);
     // A play level keeps the evaluation its UCI_Elo map was fitted with.

@@ -18,9 +18,10 @@ constexpr int NoCount = -1;
 
 // Whose scores the model reads: the hand-written evaluation's and each built-in net's map
 // to results differently (docs/wdl.md), each with a fit of its own. Net is makruk's net
-// (and any net file's); AseanNet and MakpongNet are those games' own nets.
-enum class Model { Classical, Net, AseanNet, MakpongNet };
-constexpr Model Models[] = {Model::Classical, Model::Net, Model::AseanNet, Model::MakpongNet};
+// (and any net file's); AseanNet, MakpongNet and SittuyinNet are those games' own nets.
+enum class Model { Classical, Net, AseanNet, MakpongNet, SittuyinNet };
+constexpr Model Models[] = {Model::Classical, Model::Net, Model::AseanNet, Model::MakpongNet,
+                            Model::SittuyinNet};
 
 // Material on the board and in the hands, both sides together, in bia units: bia 1, met 2, khon 3,
 // ma 3, ruea 5, ai-wok 8 (kings 0). The makruk start position has 64. The model's a and b are
