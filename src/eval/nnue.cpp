@@ -13,10 +13,11 @@
 #endif
 
 // The built-in nets' bytes: CMakeLists.txt names the files as KHUN_NET_FILE (makruk's),
-// KHUN_NET_FILE_ASEAN, KHUN_NET_FILE_MAKPONG, KHUN_NET_FILE_SITTUYIN and
-// KHUN_NET_FILE_MAKRUKHOUSE (and rebuilds this file when one changes).
+// and KHUN_NET_FILE_<GAME> for each game's own (KHUN_NETS there; it rebuilds this file when
+// one changes).
 #if !defined(KHUN_NET_FILE) || !defined(KHUN_NET_FILE_ASEAN) || !defined(KHUN_NET_FILE_MAKPONG) || \
-    !defined(KHUN_NET_FILE_SITTUYIN) || !defined(KHUN_NET_FILE_MAKRUKHOUSE)
+    !defined(KHUN_NET_FILE_SITTUYIN) || !defined(KHUN_NET_FILE_MAKRUKHOUSE) ||                     \
+    !defined(KHUN_NET_FILE_KAROUK) || !defined(KHUN_NET_FILE_AIWOK)
 #error "KHUN_NET_FILE and KHUN_NET_FILE_<GAME> must name the nets to embed"
 #endif
 #define KHUN_INCBIN(symbol, file)                                                                  \
@@ -34,6 +35,8 @@ KHUN_INCBIN(khunNetAsean, KHUN_NET_FILE_ASEAN)
 KHUN_INCBIN(khunNetMakpong, KHUN_NET_FILE_MAKPONG)
 KHUN_INCBIN(khunNetSittuyin, KHUN_NET_FILE_SITTUYIN)
 KHUN_INCBIN(khunNetMakrukhouse, KHUN_NET_FILE_MAKRUKHOUSE)
+KHUN_INCBIN(khunNetKarouk, KHUN_NET_FILE_KAROUK)
+KHUN_INCBIN(khunNetAiwok, KHUN_NET_FILE_AIWOK)
 
 namespace khun {
 namespace nnue {
@@ -494,12 +497,16 @@ const Embedded& built_in(GameNet which) {
     static const Embedded makpong(khunNetMakpong, khunNetMakpongEnd);
     static const Embedded sittuyin(khunNetSittuyin, khunNetSittuyinEnd);
     static const Embedded makrukhouse(khunNetMakrukhouse, khunNetMakrukhouseEnd);
-    static_assert(std::size(BuiltInNets) == 5, "a new net needs its KHUN_INCBIN and case here");
+    static const Embedded karouk(khunNetKarouk, khunNetKaroukEnd);
+    static const Embedded aiwok(khunNetAiwok, khunNetAiwokEnd);
+    static_assert(std::size(BuiltInNets) == 7, "a new net needs its KHUN_INCBIN and case here");
     switch (which) {
     case GameNet::Asean: return asean;
     case GameNet::Makpong: return makpong;
     case GameNet::Sittuyin: return sittuyin;
     case GameNet::Makrukhouse: return makrukhouse;
+    case GameNet::Karouk: return karouk;
+    case GameNet::Aiwok: return aiwok;
     default: return makruk;
     }
 }

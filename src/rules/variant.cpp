@@ -67,7 +67,9 @@ Variant make_karouk() {
     v.name = "karouk";
     v.otherNames.clear();
     v.firstCheckWins = true;
-    v.net = GameNet::None; // a check ends the game: not measured with the net
+    // Makruk's net trained further on karouk's games, where a check wins: makruk's net as it
+    // was lost to the hand-written evaluation (docs/nnue.md, "Nets in use").
+    v.net = GameNet::Karouk;
     return v;
 }
 
@@ -76,6 +78,9 @@ Variant make_aiwok() {
     v.startBoard = "rnsaksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKASNR";
     v.pieceChars = " PNS*RAK";
     v.promotedTo = AIWOK;
+    // Makruk's net trained further on ai-wok's games, which taught it the ai-wok it never saw
+    // (docs/nnue.md, "Nets in use").
+    v.net = GameNet::Aiwok;
     v.cecpSetup = "PN.R...A..SKpn.r...a..sk";
     v.cecpPieces = cecp_pieces("piece A& RNF", "piece K& K");
     return v;

@@ -503,7 +503,8 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     };
     CHECK(score(GameNet::Asean) == nnue::evaluate(e.position(), *nnue::embedded(GameNet::Asean)));
     CHECK(score(GameNet::Asean) != score(GameNet::Makruk));
-    // A net file evaluates every game a net serves, and none that has no net.
+    // A net file evaluates every game a net serves (each game has one), and none with `Use
+    // NNUE` off.
     REQUIRE(!e.set_option("EvalFile", file).error);
     CHECK(e.net_name() == nnue::net_name(bytes));
     CHECK(trace(e) != asean);
@@ -513,8 +514,12 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     REQUIRE(!e.set_option("UCI_Variant", "makpong").error);
     CHECK(e.net_name() == nnue::net_name(bytes));
     REQUIRE(!e.set_option("UCI_Variant", "karouk").error);
+    CHECK(e.net_name() == nnue::net_name(bytes));
+    CHECK(by_net(e));
+    REQUIRE(!e.set_option("Use NNUE", "false").error);
     CHECK(e.net() == nullptr);
     CHECK(!by_net(e));
+    REQUIRE(!e.set_option("Use NNUE", "true").error);
     // <default> (or a built-in net's name) gives each game its built-in net back.
     REQUIRE(!e.set_option("EvalFile", "<default>").error);
     REQUIRE(!e.set_option("UCI_Variant", "asean").error);

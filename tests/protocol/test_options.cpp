@@ -69,14 +69,22 @@ TEST_CASE("options: the net plays by default, the levels with the hand-written e
     REQUIRE(e.net() != nullptr);
     CHECK(e.wdl_model() == Model::Net);
     CHECK(e.net() == khun::nnue::embedded(khun::GameNet::Makruk).get());
-    // A game no net was trained for searches with the hand-written evaluation and reads
+    // Every game has a built-in net (karouk's and ai-wok's read their scores with makruk's
+    // net fit); with `Use NNUE` off it searches with the hand-written evaluation and reads
     // its scores with that evaluation's WDL model.
-    for (const char* game : {"karouk", "ai-wok"}) {
+    for (auto [game, net] :
+         {std::pair{"karouk", khun::GameNet::Karouk}, {"ai-wok", khun::GameNet::Aiwok}}) {
         INFO(game);
         REQUIRE(!e.set_option("UCI_Variant", game).error);
+        CHECK(e.net() == khun::nnue::embedded(net).get());
+        CHECK(e.net_name() == khun::nnue::embedded_name(net));
+        CHECK(!e.net()->hasHand);
+        CHECK(e.wdl_model() == Model::Net);
+        REQUIRE(!e.set_option("Use NNUE", "false").error);
         CHECK(e.net() == nullptr);
         CHECK(e.net_name().empty());
         CHECK(e.wdl_model() == Model::Classical);
+        REQUIRE(!e.set_option("Use NNUE", "true").error);
     }
     // Cambodian is makruk with first-move leaps: the makruk net plays it. Asean and makpong
     // have nets of their own.

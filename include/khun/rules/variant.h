@@ -16,9 +16,10 @@ enum class CountingRule { None, Makruk, Cambodian, Asean };
 enum class WeightSet { Makruk, Sittuyin };
 // The nets built into the binary (docs/nnue.md, "Which games use it"), each trained on its
 // own game's records; None: the game is evaluated by the hand-written evaluation only.
-enum class GameNet { None, Makruk, Asean, Makpong, Sittuyin, Makrukhouse };
-constexpr GameNet BuiltInNets[] = {GameNet::Makruk, GameNet::Asean, GameNet::Makpong,
-                                   GameNet::Sittuyin, GameNet::Makrukhouse};
+enum class GameNet { None, Makruk, Asean, Makpong, Sittuyin, Makrukhouse, Karouk, Aiwok };
+constexpr GameNet BuiltInNets[] = {GameNet::Makruk,   GameNet::Asean,       GameNet::Makpong,
+                                   GameNet::Sittuyin, GameNet::Makrukhouse, GameNet::Karouk,
+                                   GameNet::Aiwok};
 
 struct Variant {
     std::string name; // as Fairy-Stockfish, UCI_Variant and CECP's `variant` spell it
