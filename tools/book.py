@@ -116,9 +116,10 @@ def candidate(engine, index, args, openings):
 
 
 def epd(fen):
-    """The FEN as an EPD line: four fields, then the counters as hmvc and fmvn."""
+    """The FEN as an EPD line: the position's fields (board, side, castling, en passant and,
+    in karouk, the checks left, `1+1`), then the last two, the counters, as hmvc and fmvn."""
     f = fen.split()
-    return "%s %s %s %s hmvc %s; fmvn %s;" % (f[0], f[1], f[2], f[3], f[4], f[5])
+    return "%s hmvc %s; fmvn %s;" % (" ".join(f[:-2]), f[-2], f[-1])
 
 
 class Book:

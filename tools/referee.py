@@ -20,6 +20,7 @@ as White. Exit status: 0 when every move was legal and no engine crashed, 1 othe
 2 for bad arguments. Python 3 standard library only.
 """
 import argparse
+import re
 import shlex
 import sys
 import time
@@ -186,12 +187,15 @@ def parse_engine(tokens):
 
 def epd_to_fen(line):
     """An EPD line's position as a FEN: its four fields (the board with any holdings, side,
-    castling, en passant), then the hmvc and fmvn operations' counters. Makruk's EPD files
-    write no en passant square, some a placeholder number: it becomes '-'."""
+    castling, en passant, and karouk's checks left as `W+B` where written), then the hmvc and
+    fmvn operations' counters. Makruk's EPD files write no en passant square, some a
+    placeholder number: it becomes '-'."""
     tokens = line.split()
     fields = tokens[:4] + ["-"] * (4 - len(tokens[:4]))
     if fields[3][:1].isdigit():
         fields[3] = "-"
+    if len(tokens) > 4 and re.fullmatch(r"\d+\+\d+", tokens[4]):
+        fields.append(tokens.pop(4))
     ops = dict(op.split(None, 1) for op in " ".join(tokens[4:]).split(";") if len(op.split()) > 1)
     return " ".join(fields + [ops.get("hmvc", "0").strip(), ops.get("fmvn", "1").strip()])
 

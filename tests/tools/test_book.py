@@ -2,7 +2,7 @@
 """tools/book.py with Khun at tiny node counts: every position written is one Khun takes,
 its score searched again at the same nodes (a new game, as the book searches) lies in
 the band, the count is the one reported, the book is the same with one job and with two,
-and bad arguments are a one-line error with exit status 2.
+a line is read back as the FEN it was written from (makruk's and karouk's), and bad arguments are a one-line error with exit status 2.
 
     test_book.py KHUN OPENINGS.epd WORKDIR
 """
@@ -13,8 +13,8 @@ import sys
 
 TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools")
 sys.path.insert(0, TOOLS)
-from book import Engine, white_score  # noqa: E402
-from referee import read_openings  # noqa: E402
+from book import Engine, epd, white_score  # noqa: E402
+from referee import epd_to_fen, read_openings  # noqa: E402
 
 NODES, LO, HI, COUNT = 3000, 30, 300, 6
 
@@ -53,6 +53,19 @@ def main():
                 failures.append("%s: score %s outside [%d, %d]" % (fen, score, LO, HI))
     finally:
         engine.close()
+
+    # A book line gives the referee back the FEN it was made from, counters included, in a
+    # game whose FEN has a field more (karouk's checks left) as in makruk.
+    for variant in ("makruk", "karouk"):
+        engine = Engine([khun], variant)
+        try:
+            engine.position(None, ["e3e4", "g8e7", "b1d2"])
+            fen = engine.fen()
+        finally:
+            engine.close()
+        if epd_to_fen(epd(fen)) != fen:
+            failures.append("%s: %s is read back from %r as %s" % (variant, fen, epd(fen),
+                                                                 epd_to_fen(epd(fen))))
 
     r = run_book(khun, openings, out1, 1)
     if r.returncode != 0 or open(out1).read() != open(out2).read():
