@@ -242,9 +242,9 @@ const std::vector<Command>& commands() {
 // What the usage text ends with, after the table's rows.
 const char* Evaluation = R"(
 Evaluation: makruk and cambodian play with makruk's built-in net; asean, makpong,
-sittuyin and makrukhouse each with a net of its own (UCI option Use NNUE, default true; a
-play level, Skill Level below 20 or UCI_LimitStrength, keeps the hand-written evaluation).
-Karouk and ai-wok use the hand-written evaluation.
+sittuyin, makrukhouse, karouk and ai-wok each with a net of its own (UCI option Use NNUE,
+default true; a play level, Skill Level below 20 or UCI_LimitStrength, keeps the
+hand-written evaluation).
 )";
 
 // The usage text: the table's rows, each form's arguments after `khun NAME` and what it
