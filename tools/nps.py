@@ -11,43 +11,23 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from engine_process import EngineError, EngineProcess  # noqa: E402
-
-
-def read_book(path, count):
-    """The first `count` positions of a FEN/EPD file (its first four fields, and a
-    FEN's counters where present: the engine reads either)."""
-    fens = []
-    with open(path) as f:
-        for line in f:
-            line = line.split(";")[0].strip()
-            if line and not line.startswith("#"):
-                fields = line.split()
-                fens.append(" ".join(fields[:6] if len(fields) >= 6 and fields[4].isdigit()
-                                     else fields[:4]))
-            if len(fens) == count:
-                break
-    return fens
+from book import Engine  # noqa: E402
+from engine_process import EngineError  # noqa: E402
+from referee import read_openings  # noqa: E402
 
 
 def search_all(engine, variant, fens, nodes, use_nnue):
     """Nodes and milliseconds summed over the searches, from each search's last info line."""
-    e = EngineProcess(engine, "engine")
+    e = Engine(engine, variant)
     try:
-        e.send("uci")
-        e.until(lambda l: l == "uciok", 10)
-        for name, value in (("UCI_Variant", variant), ("Use NNUE", use_nnue), ("Hash", "16")):
-            e.send("setoption name %s value %s" % (name, value))
+        e.send("setoption name Use NNUE value " + use_nnue)
         total_nodes = total_ms = 0
         for fen in fens:
             e.send("ucinewgame")
-            e.send("position fen " + fen)
-            e.send("isready")
-            e.until(lambda l: l == "readyok", 10, lambda l: "error" in l)
+            e.position(fen)
             e.send("go nodes %d" % nodes)
-            lines = e.until(lambda l: l.startswith("bestmove"), 600)
-            last = [l.split() for l in lines if l.startswith("info") and " nodes " in l
-                    and " time " in l]
+            last = [l.split() for l in e.until(lambda l: l.startswith("bestmove"))
+                    if l.startswith("info") and " nodes " in l and " time " in l]
             if not last:
                 raise EngineError("no info line with nodes and time for " + fen)
             words = last[-1]
@@ -68,11 +48,9 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="alternating pairs of runs")
     args = ap.parse_args()
     try:
-        fens = read_book(args.book, args.positions)
-    except OSError as e:
+        fens = read_openings(args.book)[:args.positions]
+    except (OSError, ValueError) as e:
         sys.exit("nps: error: %s" % e)
-    if not fens:
-        sys.exit("nps: error: no positions in " + args.book)
     ratios = []
     try:
         for run in range(1, args.runs + 1):

@@ -2,7 +2,8 @@
 """tools/book.py with Khun at tiny node counts: every position written is one Khun takes,
 its score searched again at the same nodes (a new game, as the book searches) lies in
 the band, the count is the one reported, the book is the same with one job and with two,
-a line is read back as the FEN it was written from (makruk's and karouk's), and bad arguments are a one-line error with exit status 2.
+a line is read back as the FEN it was written from (makruk's and karouk's), and bad
+arguments are a one-line error with exit status 2.
 
     test_book.py KHUN OPENINGS.epd WORKDIR
 """
