@@ -23,7 +23,10 @@ the games' variance and the draw rate; the pairs by their points from the engine
 [LL, LD, DD+WL, WD, WW] = 0, 0.5, 1, 1.5, 2, with the Elo and its 95% error from the
 pairs' variance; and the two variances a game over the paired games (a pair's variance
 is the variance of its mean score times two), whose ratio says how many times fewer
-games the pairs need for the same error.
+games the pairs need for the same error; fishtest's normalized Elo of the pairs (the
+mean's distance from 1/2 in the pairs' standard deviations: for the same two engines, the
+games a test needs go as 1/nElo^2, so it compares opening books); and the games whose
+pairs would give a 95% error of +/- 10 Elo at the pairs' variance.
 
 Formulas (fishtest, server/fishtest/stats/stat_util.py and LLRcalc.py):
   Elo: a sample is a game (score 0, 1/2, 1) or a pair (its points / 2: 0, 1/4, ..., 1);
@@ -86,6 +89,35 @@ def elo_error(counts, values):
         return None
     se = math.sqrt(v / n)
     return to_elo(m), (to_elo(m + 1.96 * se) - to_elo(m - 1.96 * se)) / 2
+
+
+def normalized_elo(penta):
+    """fishtest's normalized Elo of the pairs and its 95% error, or None without pairs:
+    over a pair's points / 2 (pentanomial counts regularized),
+    t = (m - 0.5) / sqrt(v), nElo = 800 / ln 10 / sqrt 2 * t, and the error
+    1.96 * 800 / ln 10 / sqrt 2 * sqrt(var_t / N) with
+    var_t = 1 - t * skewness + t^2 / 4 * (excess kurtosis + 2)
+    (fishtest's elo_results.mak, t_conf and LLRcalc.stats_ex)."""
+    if not sum(penta):
+        return None
+    values = [i / 4 for i in range(5)]
+    n, m, v = mean_variance(regularize(penta), values)
+    sd = math.sqrt(v)
+    probs = [c / n for c in regularize(penta)]
+    skew = sum(p * (a - m) ** 3 for p, a in zip(probs, values)) / sd ** 3
+    exkurt = sum(p * (a - m) ** 4 for p, a in zip(probs, values)) / v ** 2 - 3
+    t = (m - 0.5) / sd
+    var_t = max(1 - t * skew + 0.25 * t ** 2 * (exkurt + 2), 0)
+    coeff = 800 / math.log(10) / math.sqrt(2)
+    return coeff * t, coeff * 1.96 * math.sqrt(var_t / sum(penta))
+
+
+def games_for_error(penta, elo_error_wanted):
+    """The games (two a pair) whose pairs give a 95% Elo error of elo_error_wanted at
+    these pairs' variance, near an even score: dElo/ds = 1600 / ln 10 there, so
+    pairs = (1.96 * sqrt(v) * 1600 / ln 10 / error)^2."""
+    v = mean_variance(penta, [i / 4 for i in range(5)])[2]
+    return 2 * math.ceil((1.96 * math.sqrt(v) * 1600 / math.log(10) / elo_error_wanted) ** 2)
 
 
 def logistic(elo):
@@ -231,7 +263,8 @@ def figures(t):
                 "score": (tri[2] + tri[1] / 2) / games_n,
                 "draw_rate": tri[1] / games_n, "elo": None, "elo_error": None,
                 "pair_score": None, "pair_elo": None, "pair_elo_error": None,
-                "variance_games": None, "variance_pairs": None, "variance_ratio": None})
+                "variance_games": None, "variance_pairs": None, "variance_ratio": None,
+                "nelo": None, "nelo_error": None, "games_for_10_elo": None})
     e = elo_error(tri, tri_values)
     if e:
         out["elo"], out["elo_error"] = e
@@ -240,6 +273,10 @@ def figures(t):
         e = elo_error(penta, penta_values)
         if e:
             out["pair_elo"], out["pair_elo_error"] = e
+        e = normalized_elo(penta)
+        if e:
+            out["nelo"], out["nelo_error"] = e
+        out["games_for_10_elo"] = games_for_error(penta, 10)
         # Per game: a pair's mean score has the variance of two games' mean, v / 2.
         v3 = mean_variance(tri_paired, tri_values)[2]
         v5 = 2 * mean_variance(penta, penta_values)[2]
@@ -284,6 +321,8 @@ def report(engine, f, test):
             f["variance_games"], f["variance_pairs"],
             "n/a" if ratio is None else "%.2f (the same error in 1/%.2f as many games)"
             % (ratio, ratio)))
+        lines.append("normalized Elo (pairs) %s; games for a 95%% error of +/- 10 Elo at the pairs' "
+                     "variance: %d" % (elo_text(f["nelo"], f["nelo_error"]), f["games_for_10_elo"]))
     else:
         lines.append("pairs: none (no two games in a row from one opening, colours swapped)")
     if test is False:

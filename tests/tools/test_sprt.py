@@ -66,6 +66,24 @@ class Formulas(unittest.TestCase):
         self.assertIsNone(sprt.elo_error([0, 0, 2], (0, 0.5, 1)))
         self.assertEqual(referee.elo(2, 1, 1), sprt.elo_error([1, 1, 2], (0, 0.5, 1)))
 
+    def test_normalized_elo(self):
+        # Half the pairs score 1/2, half 3/4: mean 5/8, sd 1/8, t = 1; two equal point
+        # masses have skewness 0 and excess kurtosis -2, so var_t = 1 (the empty outcomes
+        # count 1e-3 each, hence the tolerance).
+        nelo, err = sprt.normalized_elo([0, 0, 50, 50, 0])
+        coeff = 800 / math.log(10) / math.sqrt(2)
+        self.assertAlmostEqual(nelo, coeff, delta=0.5)
+        self.assertAlmostEqual(err, coeff * 1.96 / 10, delta=0.5)
+        # Even pairs on both sides of 1/2 give 0; no pairs give none.
+        self.assertAlmostEqual(sprt.normalized_elo([10, 0, 0, 0, 10])[0], 0)
+        self.assertIsNone(sprt.normalized_elo([0, 0, 0, 0, 0]))
+
+    def test_games_for_error(self):
+        # sd 1/8 a pair: (1.96 / 8 * 1600 / ln 10 / 10)^2 = 289.8 pairs, so 290 pairs.
+        self.assertEqual(sprt.games_for_error([0, 0, 50, 50, 0], 10), 580)
+        # Four times the error wanted, a sixteenth of the pairs (rounded up).
+        self.assertEqual(sprt.games_for_error([0, 0, 50, 50, 0], 40), 2 * 19)
+
 
 class Pairs(unittest.TestCase):
     """games-pairs.pgn, from Khun's side: pairs on opening A (W, D), C (L, W), D (D, D),
