@@ -63,6 +63,8 @@ from cutechess_pgn import games, opening_moves
 
 RESULTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
 PENTANOMIAL = ("LL", "LD", "DD+WL", "WD", "WW")
+PAIR_VALUES = tuple(i / 4 for i in range(5))  # a pair's points / 2, by pentanomial index
+GAME_VALUES = (0, 0.5, 1)
 
 
 def mean_variance(counts, values):
@@ -100,12 +102,12 @@ def normalized_elo(penta):
     (fishtest's elo_results.mak, t_conf and LLRcalc.stats_ex)."""
     if not sum(penta):
         return None
-    values = [i / 4 for i in range(5)]
-    n, m, v = mean_variance(regularize(penta), values)
+    counts = regularize(penta)
+    n, m, v = mean_variance(counts, PAIR_VALUES)
     sd = math.sqrt(v)
-    probs = [c / n for c in regularize(penta)]
-    skew = sum(p * (a - m) ** 3 for p, a in zip(probs, values)) / sd ** 3
-    exkurt = sum(p * (a - m) ** 4 for p, a in zip(probs, values)) / v ** 2 - 3
+    probs = [c / n for c in counts]
+    skew = sum(p * (a - m) ** 3 for p, a in zip(probs, PAIR_VALUES)) / sd ** 3
+    exkurt = sum(p * (a - m) ** 4 for p, a in zip(probs, PAIR_VALUES)) / v ** 2 - 3
     t = (m - 0.5) / sd
     var_t = max(1 - t * skew + 0.25 * t ** 2 * (exkurt + 2), 0)
     coeff = 800 / math.log(10) / math.sqrt(2)
@@ -116,7 +118,7 @@ def games_for_error(penta, elo_error_wanted):
     """The games (two a pair) whose pairs give a 95% Elo error of elo_error_wanted at
     these pairs' variance, near an even score: dElo/ds = 1600 / ln 10 there, so
     pairs = (1.96 * sqrt(v) * 1600 / ln 10 / error)^2."""
-    v = mean_variance(penta, [i / 4 for i in range(5)])[2]
+    v = mean_variance(penta, PAIR_VALUES)[2]
     return 2 * math.ceil((1.96 * math.sqrt(v) * 1600 / math.log(10) / elo_error_wanted) ** 2)
 
 
@@ -164,7 +166,7 @@ def llr_approx(counts, values, s0, s1):
 def sprt(penta, elo0, elo1, alpha, beta):
     """fishtest's SPRT on pentanomial counts with logistic Elo bounds."""
     counts = regularize(penta)
-    values = [i / 4 for i in range(5)]
+    values = PAIR_VALUES
     s0, s1 = logistic(elo0), logistic(elo1)
     llr = llr_exact(counts, values, s0, s1)
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
@@ -256,7 +258,7 @@ def figures(t):
     """The statistics of a tally, as a dict for --json and the printout."""
     tri, penta, tri_paired = t["trinomial"], t["pentanomial"], t["paired_trinomial"]
     games_n, pairs = sum(tri), sum(penta)
-    tri_values, penta_values = (0, 0.5, 1), [i / 4 for i in range(5)]
+    tri_values, penta_values = GAME_VALUES, PAIR_VALUES
     out = dict(t)
     out.update({"games": games_n, "pairs": pairs,
                 "wins": tri[2], "losses": tri[0], "draws": tri[1],
