@@ -5,8 +5,11 @@ fixed band according to a deeper search, to be played twice with the colours swa
 The pair's result then measures the engines, and fewer games are drawn than from
 balanced openings (issue #81).
 
-    python3 tools/book.py --engine build/khun --openings openings.epd --plies 4 \\
-        --nodes 200000 --band 80 150 --count 100 --seed 1 --jobs 2 --out book.epd
+    python3 tools/book.py --engine build/khun --openings openings.epd --plies 6 \\
+        --nodes 200000 --band 280 400 --count 200 --seed 3 --jobs 2 --out book.epd
+
+(books/makruk-unbalanced.epd's band; docs/tuning.md, "Unbalanced openings", says how
+the band was chosen.)
 
 Each candidate is the start position (or a line of --openings, chosen at random) after
 --plies random legal moves (from the engine's `go perft 1`); a candidate whose game is
