@@ -77,12 +77,16 @@ class Engine(EngineProcess):
         self.sync()  # the rest of `d`
         return line[len("Fen: "):]
 
+    def search(self, nodes):
+        """The lines of a search of the current position to `nodes`, bestmove last."""
+        self.send("go nodes %d" % nodes)
+        return self.until(lambda l: l.startswith("bestmove"))
+
     def score(self, nodes):
         """The last `score cp` of a search of the current position, from the side to move;
         None for a mate score."""
-        self.send("go nodes %d" % nodes)
         score = None
-        for line in self.until(lambda l: l.startswith("bestmove")):
+        for line in self.search(nodes):
             words = line.split()
             if words[0] == "info" and "score" in words:
                 i = words.index("score")

@@ -25,8 +25,7 @@ def search_all(engine, variant, fens, nodes, use_nnue):
         for fen in fens:
             e.send("ucinewgame")
             e.position(fen)
-            e.send("go nodes %d" % nodes)
-            last = [l.split() for l in e.until(lambda l: l.startswith("bestmove"))
+            last = [l.split() for l in e.search(nodes)
                     if l.startswith("info") and " nodes " in l and " time " in l]
             if not last:
                 raise EngineError("no info line with nodes and time for " + fen)

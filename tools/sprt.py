@@ -166,13 +166,12 @@ def llr_approx(counts, values, s0, s1):
 def sprt(penta, elo0, elo1, alpha, beta):
     """fishtest's SPRT on pentanomial counts with logistic Elo bounds."""
     counts = regularize(penta)
-    values = PAIR_VALUES
     s0, s1 = logistic(elo0), logistic(elo1)
-    llr = llr_exact(counts, values, s0, s1)
+    llr = llr_exact(counts, PAIR_VALUES, s0, s1)
     lower, upper = math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
     verdict = "H1 accepted" if llr >= upper else "H0 accepted" if llr <= lower else "continue"
     return {"elo0": elo0, "elo1": elo1, "alpha": alpha, "beta": beta, "llr": llr,
-            "llr_approx": llr_approx(counts, values, s0, s1), "lower": lower,
+            "llr_approx": llr_approx(counts, PAIR_VALUES, s0, s1), "lower": lower,
             "upper": upper, "verdict": verdict}
 
 
@@ -258,7 +257,6 @@ def figures(t):
     """The statistics of a tally, as a dict for --json and the printout."""
     tri, penta, tri_paired = t["trinomial"], t["pentanomial"], t["paired_trinomial"]
     games_n, pairs = sum(tri), sum(penta)
-    tri_values, penta_values = GAME_VALUES, PAIR_VALUES
     out = dict(t)
     out.update({"games": games_n, "pairs": pairs,
                 "wins": tri[2], "losses": tri[0], "draws": tri[1],
@@ -267,12 +265,12 @@ def figures(t):
                 "pair_score": None, "pair_elo": None, "pair_elo_error": None,
                 "variance_games": None, "variance_pairs": None, "variance_ratio": None,
                 "nelo": None, "nelo_error": None, "games_for_10_elo": None})
-    e = elo_error(tri, tri_values)
+    e = elo_error(tri, GAME_VALUES)
     if e:
         out["elo"], out["elo_error"] = e
     if pairs:
-        out["pair_score"] = mean_variance(penta, penta_values)[1]
-        e = elo_error(penta, penta_values)
+        out["pair_score"] = mean_variance(penta, PAIR_VALUES)[1]
+        e = elo_error(penta, PAIR_VALUES)
         if e:
             out["pair_elo"], out["pair_elo_error"] = e
         e = normalized_elo(penta)
@@ -280,8 +278,8 @@ def figures(t):
             out["nelo"], out["nelo_error"] = e
         out["games_for_10_elo"] = games_for_error(penta, 10)
         # Per game: a pair's mean score has the variance of two games' mean, v / 2.
-        v3 = mean_variance(tri_paired, tri_values)[2]
-        v5 = 2 * mean_variance(penta, penta_values)[2]
+        v3 = mean_variance(tri_paired, GAME_VALUES)[2]
+        v5 = 2 * mean_variance(penta, PAIR_VALUES)[2]
         out["variance_games"], out["variance_pairs"] = v3, v5
         if v5 > 0:
             out["variance_ratio"] = v3 / v5
