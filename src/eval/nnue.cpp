@@ -51,7 +51,7 @@ constexpr size_t LayoutSize = 4 + SQUARE_NB;
 constexpr size_t HeadBytes =
     2 * HeadW1Size + 4 * (2 * size_t(OutputBuckets) * HeadSize + OutputBuckets);
 // Version 5's parts.
-constexpr uint32_t PartHead = 1, PartHand = 2;
+constexpr uint32_t PartHead = 1, PartHand = 2, PartPromoted = 4;
 // The first layer's rows of a net.
 [[nodiscard]] constexpr size_t ft_rows(int kingBuckets, bool hand) {
     return size_t(kingBuckets) * InputSize + (hand ? HandInputs : 0);
@@ -66,7 +66,7 @@ constexpr uint32_t PartHead = 1, PartHand = 2;
 // inputs, a head, or of one king bucket, is byte for byte the file it was before those
 // came.
 [[nodiscard]] uint32_t version_of(const Network& net) {
-    if (net.hasHand) return 5;
+    if (net.hasHand || net.hasPromoted) return 5;
     if (net.hasHead) return 4;
     const KingLayout& k = net.kings;
     const bool plain = k.buckets == 1 && std::all_of(std::begin(k.of), std::end(k.of),
@@ -336,7 +336,9 @@ std::string serialise(const Network& net) {
         put(out, uint32_t(net.kings.buckets));
         for (uint8_t b : net.kings.of) put(out, b);
     }
-    if (version >= 5) put(out, (net.hasHead ? PartHead : 0) | (net.hasHand ? PartHand : 0));
+    if (version >= 5)
+        put(out, (net.hasHead ? PartHead : 0) | (net.hasHand ? PartHand : 0) |
+                     (net.hasPromoted ? PartPromoted : 0));
     const size_t rows = ft_rows(net.kings.buckets, net.hasHand) * HiddenSize;
     for (size_t i = 0; i < rows; ++i) put(out, uint16_t(net.ftWeights[i]));
     for (int16_t v : net.ftBias) put(out, uint16_t(v));
@@ -385,10 +387,11 @@ std::optional<std::string> parse(const std::string& bytes, Network& out) {
         if (bytes.size() < HeaderSize + LayoutSize + 4)
             return std::string("net file ends inside its list of parts (damaged or truncated)");
         const uint32_t parts = get<uint32_t>(p);
-        if (parts & ~(PartHead | PartHand))
+        if (parts & ~(PartHead | PartHand | PartPromoted))
             return "net file has parts " + std::to_string(parts) + " this build does not know";
         net->hasHead = parts & PartHead;
         net->hasHand = parts & PartHand;
+        net->hasPromoted = parts & PartPromoted;
     }
     if (const size_t expected = file_size(version, net->kings.buckets, net->hasHead, net->hasHand);
         bytes.size() != expected)
@@ -553,9 +556,11 @@ void refresh_side(const Position& pos, const Network& net, Color persp, Accumula
     const int bucket = king_bucket(pos, net.kings, persp);
     int features[SQUARE_NB + HandInputs];
     int n = 0;
+    const Bitboard promoted = net.hasPromoted ? pos.promoted() : 0;
     for (Bitboard b = pos.pieces(); b;) {
         const Square s = pop_lsb(b);
-        features[n++] = feature_index(persp, bucket, pos.piece_on(s), s);
+        const Piece pc = input_piece(pos.piece_on(s), promoted & square_bb(s));
+        features[n++] = feature_index(persp, bucket, pc, s);
     }
     if (net.hasHand)
         for (Color c : {WHITE, BLACK})
@@ -618,11 +623,19 @@ const Accumulator& accumulator(const Position& pos, const Network& net) {
             const DirtyPieces& d = next->dirty;
             assert(d.count >= 0 && d.count <= 3); // a root's -1 stops the walk before here
             int add[4], sub[4], nAdd = 0, nSub = 0;
+            // A piece was promoted on `from` by the state before the move, on `to` by the
+            // state after it (a promotion marks its met, a capture takes the mark away).
+            const Bitboard wasPromoted = net.hasPromoted ? s->promoted : 0;
+            const Bitboard isPromoted = net.hasPromoted ? next->promoted : 0;
             for (int i = 0; i < d.count; ++i) {
                 if (d.from[i] != SQ_NONE)
-                    sub[nSub++] = feature_index(persp, bucket, d.piece[i], d.from[i]);
+                    sub[nSub++] = feature_index(
+                        persp, bucket, input_piece(d.piece[i], wasPromoted & square_bb(d.from[i])),
+                        d.from[i]);
                 if (d.to[i] != SQ_NONE)
-                    add[nAdd++] = feature_index(persp, bucket, d.piece[i], d.to[i]);
+                    add[nAdd++] = feature_index(
+                        persp, bucket, input_piece(d.piece[i], isPromoted & square_bb(d.to[i])),
+                        d.to[i]);
             }
             if (net.hasHand && d.handPiece != NO_PIECE && d.handSlot < HandSlots) {
                 const int f = hand_feature_index(persp, net.kings.buckets, d.handPiece, d.handSlot);

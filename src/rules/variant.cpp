@@ -1,5 +1,6 @@
 #include "khun/rules/variant.h"
 
+#include <cassert>
 #include <cctype>
 
 namespace khun {
@@ -143,6 +144,9 @@ Variant make_makrukhouse() {
     v.drops = true;
     v.capturesToHand = true;
     v.pawnDropsEverywhere = true;
+    // Its promoted mets borrow the ai-wok's code in training records and its rows in a net
+    // (packed.h, nnue_arch.h): a game whose captures go to the hand has no ai-wok.
+    assert(v.pieceChars[AIWOK] == '*');
     // A net of its own, with inputs for the pieces in hand (docs/nnue.md, "Nets in use").
     v.net = GameNet::Makrukhouse;
     return v;

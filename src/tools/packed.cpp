@@ -36,8 +36,11 @@ PackedPosition PackedPosition::pack(const Position& pos, int whiteScore, double 
     assert(popcount(p.occupancy) <= 32);
     int i = 0;
     for (Bitboard b = p.occupancy; b; ++i) {
-        const Piece pc = pos.piece_on(pop_lsb(b));
-        const int nibble = (color_of(pc) == BLACK ? 8 : 0) | int(type_of(pc));
+        const Square s = pop_lsb(b);
+        const Piece pc = pos.piece_on(s);
+        // A position marks promoted pieces only where captures go to the hand.
+        const int kind = pos.promoted() & square_bb(s) ? PromotedMetCode : int(type_of(pc));
+        const int nibble = (color_of(pc) == BLACK ? 8 : 0) | kind;
         p.pieces[i / 2] |= uint8_t(nibble << (4 * (i % 2)));
     }
     // The hands, after the board's pieces: board and hands hold the game's 32 at most.
@@ -76,6 +79,7 @@ std::optional<std::string> PackedPosition::damage() const {
             if (!nibble) continue;
         }
         const int kind = nibble & 7;
+        if (kind == PromotedMetCode && i < n && games()[p.variant]->capturesToHand) continue;
         if (kind < PAWN || chars[kind] == '*')
             return "piece kind " + std::to_string(kind) + " (not in its game)";
         if (kind == KING) ++kings[nibble >> 3];
@@ -94,8 +98,12 @@ std::optional<std::string> PackedPosition::fen() const {
     if (damage()) return std::nullopt;
     const Variant* v = game();
     Piece board[SQUARE_NB] = {};
-    for_each_piece([&](Piece pc, Square s) { board[s] = pc; });
-    std::string s = board_fen(board, *v);
+    Bitboard promoted = 0;
+    for_each_piece([&](Piece pc, Square s, bool isPromoted) {
+        board[s] = pc;
+        if (isPromoted) promoted |= square_bb(s);
+    });
+    std::string s = board_fen(board, *v, promoted);
     if (v->drops) {
         s += '[';
         for (int i = popcount(occupancy); i < 32; ++i) {

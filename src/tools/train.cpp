@@ -364,6 +364,10 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
     app.flag("--hand", addHand,
              "give the net inputs for the pieces in hand (the drop games: sittuyin, "
              "makrukhouse) if it has none: from --init's net they start at 0, adding nothing");
+    bool addPromoted = false;
+    app.flag("--promoted", addPromoted,
+             "let the net tell makrukhouse's promoted mets (back to the hand as pawns) from "
+             "mets, if it cannot: their inputs start as the met's, scoring as before");
     bool addHead = false;
     app.flag("--head", addHead,
              "give the net a second hidden layer (docs/nnue.md) if it has none: from "
@@ -427,6 +431,10 @@ int train_main(const std::vector<std::string>& args, std::ostream& log) {
         }))
         log << "train: warning: some positions have pieces in hand, which this net does not "
                "see (--hand gives it inputs for them)\n";
+    if (addPromoted && !net.promoted) {
+        net.add_promoted();
+        log << "train: inputs for promoted mets added, as the met's\n";
+    }
     if (addHead && !net.has_head()) {
         net.add_head(opt.seed);
         log << "train: a head of " << nnue::HeadSize << " units added, adding nothing yet\n";

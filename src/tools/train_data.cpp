@@ -14,7 +14,7 @@ namespace khun::tools {
 namespace train {
 
 int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces], bool mirror,
-             const nnue::KingLayout& kings, bool hand) {
+             const nnue::KingLayout& kings, bool hand, bool promoted) {
     int bw = 0, bb = 0;
     if (kings.buckets > 1)
         p.for_each_piece([&](Piece pc, Square s) {
@@ -23,9 +23,10 @@ int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces]
             (color_of(pc) == WHITE ? bw : bb) = kings.bucket(color_of(pc), s);
         });
     int n = 0;
-    p.for_each_piece([&](Piece pc, Square s) {
+    p.for_each_piece([&](Piece pc, Square s, bool isPromoted) {
         assert(n < MaxPieces);
         if (mirror) s = flip_file(s);
+        pc = nnue::input_piece(pc, promoted && isPromoted);
         white[n] = nnue::feature_index(WHITE, bw, pc, s);
         black[n] = nnue::feature_index(BLACK, bb, pc, s);
         ++n;

@@ -90,10 +90,11 @@ inline float evaluate_features(const FloatNet& net, const int* us, const int* th
     return output(net, accUs, accThem, nnue::output_bucket(pieces)) * nnue::OutputScale;
 }
 
-// A record's features for `net` (its king buckets, its hand inputs if it has them).
+// A record's features for `net` (its king buckets, its hand inputs and promoted mets if it
+// has them).
 inline int features_for(const FloatNet& net, const PackedPosition& p, int* white, int* black,
                         bool mirror = false) {
-    return features(p, white, black, mirror, net.kings, net.hand);
+    return features(p, white, black, mirror, net.kings, net.hand, net.promoted);
 }
 
 } // namespace khun::tools::train::detail

@@ -35,6 +35,7 @@ FloatNet FloatNet::from(const nnue::Network& q) {
     FloatNet net;
     net.kings = q.kings;
     net.hand = q.hasHand;
+    net.promoted = q.hasPromoted;
     net.ftWeights.resize(size_t(net.rows()) * H);
     for (size_t i = 0; i < net.ftWeights.size(); ++i)
         net.ftWeights[i] = float(q.ftWeights[i]) / nnue::QA;
@@ -68,6 +69,21 @@ void FloatNet::add_hand() {
     ftWeights.resize(size_t(rows()) * H, 0.0f); // the hand's rows follow the board's
 }
 
+void FloatNet::add_promoted() {
+    if (promoted) return;
+    promoted = true;
+    for (int b = 0; b < kings.buckets; ++b)
+        for (Color perspective : {WHITE, BLACK})
+            for (Color c : {WHITE, BLACK})
+                for (Square s = SQ_A1; s < SQUARE_NB; ++s) {
+                    const auto row = [&](PieceType pt) {
+                        const int f = nnue::feature_index(perspective, b, make_piece(c, pt), s);
+                        return ftWeights.begin() + std::ptrdiff_t(size_t(f) * H);
+                    };
+                    std::copy_n(row(MET), H, row(nnue::PromotedMetKind));
+                }
+}
+
 void FloatNet::add_head(uint64_t seed) {
     Prng rng(seed);
     headW1.resize(nnue::HeadW1Size);
@@ -81,10 +97,12 @@ float FloatNet::evaluate(const Position& pos) const {
     int fw[SQUARE_NB + nnue::HandInputs], fb[SQUARE_NB + nnue::HandInputs];
     int n = 0;
     const int bw = nnue::king_bucket(pos, kings, WHITE), bb = nnue::king_bucket(pos, kings, BLACK);
+    const Bitboard marked = promoted ? pos.promoted() : 0;
     for (Bitboard b = pos.pieces(); b; ++n) {
         const Square s = pop_lsb(b);
-        fw[n] = nnue::feature_index(WHITE, bw, pos.piece_on(s), s);
-        fb[n] = nnue::feature_index(BLACK, bb, pos.piece_on(s), s);
+        const Piece pc = nnue::input_piece(pos.piece_on(s), marked & square_bb(s));
+        fw[n] = nnue::feature_index(WHITE, bw, pc, s);
+        fb[n] = nnue::feature_index(BLACK, bb, pc, s);
     }
     if (hand)
         for (Color c : {WHITE, BLACK})

@@ -17,6 +17,7 @@ std::unique_ptr<nnue::Network> FloatNet::quantise() const {
     nnue::Network& q = *result;
     q.kings = kings;
     q.hasHand = hand;
+    q.hasPromoted = promoted;
     const auto round = [](float v, float scale, int limit) {
         return int16_t(std::clamp<long>(std::lround(double(v) * scale), -limit, limit));
     };
@@ -140,7 +141,7 @@ QuantisedCheck compare(const FloatNet& net, const nnue::Network& q,
     int fw[MaxPieces], fb[MaxPieces];
     auto acc = std::make_unique<nnue::Accumulator>();
     for (const PackedPosition& p : data) {
-        const int n = features(p, fw, fb, false, q.kings, q.hasHand);
+        const int n = features(p, fw, fb, false, q.kings, q.hasHand, q.hasPromoted);
         // The sums as nnue::refresh makes them (int32, then int16: no overflow within the
         // bounds), then the engine's own output layer.
         for (Color c : {WHITE, BLACK}) {

@@ -118,10 +118,13 @@ TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "
     testutil::init();
     const bool buckets = GENERATE(false, true);
     // Inputs for the pieces in hand: a drop takes one away, a capture into the hand
-    // (makrukhouse) adds one.
+    // (makrukhouse) adds one. With them, makrukhouse's promoted mets as their own kind: a
+    // promotion marks one, its moves carry the mark, a capture takes it away.
     const bool hand = GENERATE(false, true);
-    INFO((buckets ? "king buckets" : "one bucket") << (hand ? ", hand inputs" : ""));
+    INFO((buckets ? "king buckets" : "one bucket") << (hand ? ", hand inputs, promoted mets" : ""));
     const auto net = hand ? hand_net(1, buckets) : buckets ? bucketed_net(1) : random_net(1);
+    net->hasPromoted = hand;
+    int promotedChecked = 0;
     std::mt19937_64 rng(2024);
     for (const std::string& name : variant_names()) {
         INFO("game " << name);
@@ -141,6 +144,7 @@ TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "
                     INFO("after " << played.size() << " moves: " << pos.fen());
                     REQUIRE(same_sums(inc, full));
                     ++checked;
+                    promotedChecked += pos.promoted() != 0;
                 }
                 MoveList moves(pos);
                 if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
@@ -169,6 +173,8 @@ TEST_CASE("nnue: incremental accumulators equal a full refresh in every game", "
             CHECK(checked > 0);
         }
     }
+    // The random makrukhouse games promote (the marks are what a promoted net reads).
+    CHECK(promotedChecked > 20);
 }
 
 TEST_CASE("nnue: a copied position evaluates as its original", "[nnue]") {
@@ -346,7 +352,7 @@ TEST_CASE("nnue: a net with hand inputs reads the hands, and its file is version
     // Parts this build does not know, a file cut short, a version-4 file of this size:
     // refused, the net kept.
     std::string badParts = bytes;
-    badParts[header + 4 + 64] = 6;
+    badParts[header + 4 + 64] = 8;
     CHECK(nnue::parse(badParts, *back));
     CHECK(nnue::parse(bytes.substr(0, header + 4 + 64 + 2), *back));
     CHECK(nnue::parse(bytes.substr(0, bytes.size() - 2), *back));
@@ -366,6 +372,38 @@ TEST_CASE("nnue: a net with hand inputs reads the hands, and its file is version
     REQUIRE(!nnue::parse(bothBytes, *back));
     CHECK((back->hasHand && back->hasHead));
     CHECK(score(full, *back) == score(full, *both));
+}
+
+TEST_CASE("nnue: a net that reads promoted mets tells them from mets, and its file says so",
+          "[nnue]") {
+    testutil::init();
+    auto net = random_net(13);
+    net->hasPromoted = true;
+    const std::string bytes = nnue::serialise(*net);
+    // Version 5 for the parts (bit 2), and no rows more: the ai-wok's are read.
+    CHECK(bytes[8] == 5);
+    const size_t header = 8 + 7 * 4;
+    CHECK(bytes.size() == nnue::serialise(*random_net(13)).size() + 4 + 64 + 4);
+    CHECK(bytes[header + 4 + 64] == 4);
+    auto back = std::make_unique<nnue::Network>();
+    REQUIRE(!nnue::parse(bytes, *back));
+    CHECK(back->hasPromoted);
+    CHECK(!back->hasHand);
+    CHECK(nnue::serialise(*back) == bytes);
+    // Two makrukhouse positions alike but for a met's mark score apart with the net and
+    // alike without it; an unmarked met scores the same with both.
+    const auto score = [](const std::string& fen, const nnue::Network& n) {
+        StateInfo st;
+        Position pos;
+        REQUIRE(!pos.set(fen, *find_variant("makrukhouse"), &st));
+        return nnue::evaluate(pos, n);
+    };
+    const std::string marked = "r2mk2r/8/3M~4/8/8/8/8/R2K3R[Pp] w - - 0 30";
+    const std::string unmarked = "r2mk2r/8/3M4/8/8/8/8/R2K3R[Pp] w - - 0 30";
+    const auto plain = random_net(13);
+    CHECK(score(marked, *back) != score(unmarked, *back));
+    CHECK(score(unmarked, *back) == score(unmarked, *plain));
+    CHECK(score(marked, *plain) == score(unmarked, *plain));
 }
 
 TEST_CASE("nnue: a net with a head scores as its definition, and its file is checked", "[nnue]") {
@@ -561,10 +599,48 @@ TEST_CASE("packed: a training record keeps the position, score and result", "[nn
                 const Square s = pop_lsb(b);
                 CHECK(back.piece_on(s) == pos.piece_on(s));
             }
+            CHECK(back.promoted() == pos.promoted());
             CHECK(back.count_limit() == pos.count_limit());
         }
     }
     PackedPosition damaged{};
     damaged.variant = 200;
     CHECK(!damaged.fen());
+}
+
+TEST_CASE("packed: makrukhouse's promoted mets keep their mark, nowhere else is the code taken",
+          "[nnue]") {
+    testutil::init();
+    const Variant& house = *find_variant("makrukhouse");
+    StateInfo st;
+    Position pos;
+    const std::string fen = "r2mk2r/8/3M~4/8/8/8/8/R2K3R[Pp] w - - 0 30";
+    REQUIRE(!pos.set(fen, house, &st));
+    const PackedPosition p = PackedPosition::pack(pos, 0, 0.5);
+    CHECK(!p.damage());
+    REQUIRE(p.fen());
+    CHECK(p.fen()->substr(0, fen.find(' ')) == fen.substr(0, fen.find(' ')));
+    int promoted = 0, mets = 0;
+    p.for_each_piece([&](Piece pc, Square s, bool isPromoted) {
+        promoted += isPromoted;
+        mets += type_of(pc) == MET;
+        CHECK(isPromoted == (s == SQ_D6));
+    });
+    CHECK((promoted == 1 && mets == 2));
+    p.for_each_piece([&](Piece pc, Square) { CHECK(type_of(pc) != AIWOK); });
+    // The code is the ai-wok's: a makruk record holding it, or a hand holding it, is damaged.
+    StateInfo st2, st3;
+    Position noHands;
+    REQUIRE(!noHands.set("r2mk2r/8/3M~4/8/8/8/8/R2K3R[] w - - 0 30", house, &st2));
+    PackedPosition makruk = PackedPosition::pack(noHands, 0, 0.5);
+    CHECK(!makruk.damage());
+    Position start;
+    REQUIRE(!start.set(testutil::StartFen, testutil::makruk(), &st3));
+    makruk.variant = PackedPosition::pack(start, 0, 0.5).variant;
+    CHECK(makruk.damage());
+    PackedPosition inHand = p;
+    const int n = popcount(p.occupancy); // the first piece in hand, White's pawn
+    REQUIRE((inHand.pieces[n / 2] >> (4 * (n % 2)) & 15) == PAWN);
+    inHand.pieces[n / 2] ^= uint8_t((PAWN ^ PromotedMetCode) << (4 * (n % 2)));
+    CHECK(inHand.damage());
 }

@@ -608,6 +608,106 @@ TEST_CASE("hand inputs: added they score as before, learn what the hands hold, a
     CHECK(run("h2.nnue", "hh.nnue", false).first[8] == 5);
 }
 
+TEST_CASE("promoted mets: added they score as before, learn what a promoted met is worth, and the "
+          "engine reads them",
+          "[train]") {
+    testutil::init();
+    // Random makrukhouse games scored by material on the board and in the hands, a promoted
+    // met worth a pawn (what it gives the other side when taken), each position with a
+    // promoted met beside its twin where those mets are dropped ones (unmarked, worth a
+    // met): a net that sees both as mets cannot fit the difference.
+    static const int value[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
+    const Variant& house = *find_variant("makrukhouse");
+    std::vector<PackedPosition> data;
+    Prng rng(71);
+    while (data.size() < 14000) {
+        std::vector<StateInfo> states(121);
+        Position pos;
+        REQUIRE(!pos.set(house.startFen, house, &states[0]));
+        for (size_t ply = 1; ply < states.size(); ++ply) {
+            const MoveList moves(pos);
+            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
+            pos.do_move(*(moves.begin() + rng.next() % moves.size()), states[ply]);
+            int score = material(pos);
+            for (Color c : {WHITE, BLACK})
+                for (PieceType pt = PAWN; pt <= ROOK; ++pt)
+                    score += (c == WHITE ? 1 : -1) * value[pt] * pos.in_hand(c, pt);
+            if (pos.promoted()) {
+                std::string fen = pos.fen();
+                fen.erase(std::remove(fen.begin(), fen.end(), '~'), fen.end());
+                StateInfo twinSt;
+                Position twin;
+                REQUIRE(!twin.set(fen, house, &twinSt));
+                data.push_back(PackedPosition::pack(twin, score, 0.5));
+            }
+            for (Bitboard b = pos.promoted(); b;) {
+                const Square s = pop_lsb(b);
+                score -= (color_of(pos.piece_on(s)) == WHITE ? 1 : -1) * (value[MET] - value[PAWN]);
+            }
+            data.push_back(PackedPosition::pack(pos, score, 0.5));
+        }
+    }
+    const auto marked = [](const PackedPosition& p) {
+        bool any = false;
+        p.for_each_piece([&](Piece, Square, bool promoted) { any |= promoted; });
+        return any;
+    };
+    const size_t withPromoted = size_t(std::count_if(data.begin(), data.end(), marked));
+    INFO(withPromoted << " of " << data.size() << " records have a promoted met");
+    REQUIRE(withPromoted > data.size() / 4);
+    const auto val = train::hold_out(data, 0.1, 3);
+
+    // Added, the promoted mets read copies of the met's rows: every position scores as
+    // before.
+    train::FloatNet handed = trained().net;
+    handed.add_hand();
+    train::FloatNet promoted = handed;
+    promoted.add_promoted();
+    CHECK(promoted.rows() == handed.rows());
+    for (size_t i = 0; i < val.size(); i += 37)
+        CHECK(promoted.evaluate(val[i]) == Approx(handed.evaluate(val[i])).margin(1e-3));
+
+    // Trained alike from there, the net that tells them apart fits better.
+    const train::Options opt = small_options();
+    std::ostringstream log;
+    const double without = train::fit(handed, data, val, opt, log).valLoss;
+    const double with = train::fit(promoted, data, val, opt, log).valLoss;
+    INFO("validation loss seeing promoted mets as mets " << without << ", as their own " << with);
+    CHECK(with < without * 0.95);
+
+    // The position and its record give the same features, and the engine reads the net
+    // back and scores as its float model.
+    int compared = 0;
+    for (size_t i = 0; i < val.size(); i += 3) {
+        if (!marked(val[i])) continue;
+        StateInfo st;
+        Position pos;
+        REQUIRE(!pos.set(*val[i].fen(), *val[i].game(), &st));
+        REQUIRE(pos.promoted());
+        CHECK(promoted.evaluate(pos) == Approx(promoted.evaluate(val[i])).margin(1e-2));
+        ++compared;
+    }
+    CHECK(compared > 50);
+    TempDir dir;
+    const ReadBack back = read_back(promoted, val, dir);
+    CHECK(back.bytes[8] == 5);
+    CHECK((back.net->hasPromoted && back.net->hasHand));
+    CHECK(back.meanDiff < 8);
+
+    // The command: --promoted gives a net the inputs, and they stay.
+    write(dir.file("d.bin"), data);
+    const std::string handBytes = nnue::serialise(*handed.quantise());
+    write(dir.file("hand.nnue"), handBytes.data(), handBytes.size());
+    std::ostringstream runLog;
+    REQUIRE(train::train_main({dir.file("d.bin"), "--epochs", "1", "--threads", "1", "--init",
+                               dir.file("hand.nnue"), "--out", dir.file("p.nnue"), "--promoted"},
+                              runLog) == 0);
+    CHECK(runLog.str().find("inputs for promoted mets added") != std::string::npos);
+    const nnue::Loaded loaded = nnue::load_file(dir.file("p.nnue"));
+    REQUIRE(loaded.net);
+    CHECK((loaded.net->hasPromoted && loaded.net->hasHand));
+}
+
 TEST_CASE("mirrored training records are the positions turned over left to right", "[train]") {
     std::vector<std::string> fens;
     random_positions(300, 41, [&](const Position& pos) { fens.push_back(pos.fen()); });

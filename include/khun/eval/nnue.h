@@ -21,6 +21,9 @@ struct Network {
     KingLayout kings;
     // Whether the net has inputs for the pieces in hand (nnue_arch.h, HandInputs).
     bool hasHand = false;
+    // Whether it reads makrukhouse's promoted mets as their own kind (nnue_arch.h,
+    // PromotedMetKind); a net without sees them as mets.
+    bool hasPromoted = false;
     // ftWeights[feature * HiddenSize + i]: feature's contribution to hidden unit i (x QA),
     // feature_index's rows for kings.buckets copies, then hand_feature_index's when the net
     // has them; the rows past those are unused.
@@ -43,13 +46,14 @@ struct Network {
 // The net file: "KHUNNNUE", then u32 version, input size, hidden size, output buckets, QA,
 // QB and output scale; versions 3 to 5 then have the number of king buckets (u32) and
 // each own king square's bucket (64 bytes, from the king's side), and version 5 a u32 of
-// parts (bit 0: a head, bit 1: inputs for the pieces in hand). Then the arrays of Network
+// parts (bit 0: a head, bit 1: inputs for the pieces in hand, bit 2: promoted mets read
+// as their own kind, which adds no rows). Then the arrays of Network
 // in order (little-endian int16, the first layer's rows for each king bucket in turn, then
 // the hand's rows if it has them, the biases int32); a net with a head (version 4, or 5
 // with bit 0) then has the head's four arrays (headW1 int16, the rest int32). Then nothing:
 // anything else is a damaged or foreign file. A net is written as the oldest version that
-// holds it: with hand inputs 5; else with a head 4; else 3, or 2 when it also has one king
-// bucket (byte for byte the file of a net made before king buckets). Version 1 had no
+// holds it: with hand inputs or promoted mets 5; else with a head 4; else 3, or 2 when it also has
+// one king bucket (byte for byte the file of a net made before king buckets). Version 1 had no
 // output buckets.
 constexpr char FileMagic[8] = {'K', 'H', 'U', 'N', 'N', 'N', 'U', 'E'};
 constexpr uint32_t FileVersion = 5;

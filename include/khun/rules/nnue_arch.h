@@ -115,6 +115,18 @@ constexpr int HandInputs = 2 * PieceKinds * HandSlots; // 224
     return kingBuckets * InputSize + (own * PieceKinds + (int(type_of(pc)) - 1)) * HandSlots + slot;
 }
 
+// Makrukhouse's promoted mets, for a net that tells them from mets (docs/nnue.md,
+// "Promoted mets"): a promoted met goes back to the hand as a pawn, so it is worth less
+// than a met to the side that holds it and gives the other less when taken. It reads the
+// rows of the ai-wok, a kind no game whose captures go to the hand has (variant.cpp
+// checks), so the inputs cost neither rows nor time.
+constexpr PieceType PromotedMetKind = AIWOK;
+// The piece a net with promoted inputs sees for pc, promoted or not.
+[[nodiscard]] constexpr Piece input_piece(Piece pc, bool promoted) {
+    assert(!promoted || type_of(pc) == MET);
+    return promoted ? make_piece(color_of(pc), PromotedMetKind) : pc;
+}
+
 // Up to three pieces change with a move: the mover (from -> to), a captured piece (-> none),
 // and a promotion (the pawn's arrival is a removal, the new piece an addition). A sutra
 // move moves two pieces. SQ_NONE as `from` adds a piece, as `to` removes it. A move of a

@@ -6,7 +6,9 @@
 //   pieces     u8[16] one nibble a piece in the order of the occupied squares, low nibble
 //                    first: bit 3 = Black, bits 0-2 = the kind (PAWN 1 .. KING 7); in the
 //                    drop games the pieces in hand follow, White's then Black's (board and
-//                    hands never hold more than 32), and a zero nibble ends them
+//                    hands never hold more than 32), and a zero nibble ends them; where
+//                    captures go to the hand (makrukhouse) a promoted met on the board is
+//                    kind PromotedMetCode, the ai-wok's, which such a game lacks
 //   score      i16   the search score in centipawns, from White's side
 //   result     u8    the game's result from White's side: 0 loss, 1 draw, 2 win
 //   flags      u8    bit 0: Black to move
@@ -22,8 +24,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace khun::tools {
+
+// The kind a promoted met is stored as in a game whose captures go to the hand: it goes
+// back to the hand as a pawn, so a trainer must tell it from a met (docs/nnue.md,
+// "Promoted mets"). The ai-wok's code: no such game has the ai-wok (variant.cpp checks).
+constexpr int PromotedMetCode = AIWOK;
 
 struct PackedPosition {
     uint64_t occupancy;
@@ -49,13 +57,23 @@ struct PackedPosition {
     [[nodiscard]] const Variant* game() const;
     [[nodiscard]] Color side_to_move() const { return Color(flags & 1); }
     [[nodiscard]] double white_result() const { return result / 2.0; }
-    // Calls f(piece, square) for each piece on the board.
+    // Calls f(piece, square) for each piece on the board, or f(piece, square, promoted) for
+    // a caller that tells makrukhouse's promoted mets (a MET, promoted true) from the rest.
     template <typename F>
     void for_each_piece(F&& f) const {
+        const Variant* g = game();
+        const bool marks = g && g->capturesToHand;
         int i = 0;
         for (uint64_t b = occupancy; b; b &= b - 1, ++i) {
             const int nibble = (pieces[i / 2] >> (4 * (i % 2))) & 15;
-            f(Piece(((nibble >> 3) << PIECE_TYPE_BITS) | (nibble & 7)), Square(__builtin_ctzll(b)));
+            const bool promoted = marks && (nibble & 7) == PromotedMetCode;
+            const Piece pc =
+                Piece(((nibble >> 3) << PIECE_TYPE_BITS) | (promoted ? int(MET) : nibble & 7));
+            const Square s = Square(__builtin_ctzll(b));
+            if constexpr (std::is_invocable_v<F, Piece, Square, bool>)
+                f(pc, s, promoted);
+            else
+                f(pc, s);
         }
     }
     // Calls f(piece, k) for each piece in a drop game's hands, k counting the pieces of its

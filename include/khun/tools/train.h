@@ -39,6 +39,7 @@ constexpr float HeadB2Limit = float(nnue::HeadB2Max) / nnue::QH2;     // 8
 struct FloatNet {
     nnue::KingLayout kings; // which first-layer copy each side's king picks (nnue_arch.h)
     bool hand = false;      // whether it has inputs for the pieces in hand (HandInputs)
+    bool promoted = false;  // whether promoted mets read their own kind (PromotedMetKind)
     std::vector<float> ftWeights = std::vector<float>(size_t(nnue::InputSize) * nnue::HiddenSize);
     std::vector<float> ftBias = std::vector<float>(nnue::HiddenSize);
     std::vector<float> outWeights = std::vector<float>(nnue::output_offset(nnue::OutputBuckets));
@@ -84,6 +85,10 @@ struct FloatNet {
     // Gives the net inputs for the pieces in hand, their weights 0: it scores every position
     // as before, and training on a drop game's records teaches them.
     void add_hand();
+    // Lets the net tell makrukhouse's promoted mets from mets: their rows (the ai-wok's,
+    // nnue_arch.h) start as copies of the met's, so it scores every position as before,
+    // and training on the game's records teaches the difference.
+    void add_promoted();
     // The first layer's rows: InputSize for each king bucket, then the hand's.
     [[nodiscard]] int rows() const {
         return kings.buckets * nnue::InputSize + (hand ? nnue::HandInputs : 0);
@@ -91,12 +96,14 @@ struct FloatNet {
 };
 
 // The features of a position's pieces seen from each side (feature_index of nnue_arch.h,
-// in the king buckets of `kings`, and with `hand` hand_feature_index's for the pieces in
-// hand); returns how many there are. `p` must be valid (PackedPosition::damage()). With
-// `mirror`, those of the position turned over left to right (file a <-> h): the family's
-// rules have no file of their own, so that position is worth the same to the side to move.
+// in the king buckets of `kings`, with `hand` hand_feature_index's for the pieces in hand,
+// with `promoted` a promoted met as nnue::PromotedMetKind); returns how many there are. `p` must be
+// valid (PackedPosition::damage()). With `mirror`, those of the position turned over left to right
+// (file a <-> h): the family's rules have no file of their own, so that position is worth the same
+// to the side to move.
 int features(const PackedPosition& p, int white[MaxPieces], int black[MaxPieces],
-             bool mirror = false, const nnue::KingLayout& kings = {}, bool hand = false);
+             bool mirror = false, const nnue::KingLayout& kings = {}, bool hand = false,
+             bool promoted = false);
 
 // The king bucket layouts `khun train --king-buckets` knows, by name ("none" is one
 // bucket); false for a name it does not know.
