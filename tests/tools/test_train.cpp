@@ -26,14 +26,42 @@ namespace {
 
 // Material from White's side, in centipawns: the synthetic data's score, a target any
 // net of this shape can fit.
+constexpr int MaterialValue[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
 int material(const Position& pos) {
-    static const int value[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
     int sum = 0;
     for (Bitboard b = pos.pieces(); b;) {
         const Piece pc = pos.piece_on(pop_lsb(b));
-        sum += color_of(pc) == WHITE ? value[type_of(pc)] : -value[type_of(pc)];
+        sum += color_of(pc) == WHITE ? MaterialValue[type_of(pc)] : -MaterialValue[type_of(pc)];
     }
     return sum;
+}
+
+// The same with the pieces in hand of a drop game.
+int material_with_hands(const Position& pos) {
+    int sum = material(pos);
+    for (Color c : {WHITE, BLACK})
+        for (PieceType pt = PAWN; pt <= ROOK; ++pt)
+            sum += (c == WHITE ? 1 : -1) * MaterialValue[pt] * pos.in_hand(c, pt);
+    return sum;
+}
+
+// Calls f(pos) after each move of random games, game g of the game `game(g)` from its start
+// and at most `plies` long, until f returns false.
+template <typename G, typename F>
+void random_games(uint64_t seed, size_t plies, G&& game, F&& f) {
+    Prng rng(seed);
+    for (int g = 0;; ++g) {
+        const Variant& v = game(g);
+        std::vector<StateInfo> states(plies + 1);
+        Position pos;
+        REQUIRE(!pos.set(v.startFen, v, &states[0]));
+        for (size_t ply = 1; ply < states.size(); ++ply) {
+            const MoveList moves(pos);
+            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
+            pos.do_move(*(moves.begin() + rng.next() % moves.size()), states[ply]);
+            if (!f(pos)) return;
+        }
+    }
 }
 
 // Calls f(pos) for the positions of random games from the start, `count` in all, each
@@ -528,25 +556,14 @@ TEST_CASE("hand inputs: added they score as before, learn what the hands hold, a
     // Random sittuyin games (their setups: pieces in hand) and makrukhouse games (captures
     // into the hand, drops), scored by material on the board and in the hands: a net that
     // sees the board only cannot fit the hands' share.
-    static const int value[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
     std::vector<PackedPosition> data;
-    Prng rng(61);
-    for (int game = 0; data.size() < 14000; ++game) {
-        const Variant& v = *find_variant(game % 2 ? "makrukhouse" : "sittuyin");
-        std::vector<StateInfo> states(81);
-        Position pos;
-        REQUIRE(!pos.set(v.startFen, v, &states[0]));
-        for (size_t ply = 1; ply < states.size(); ++ply) {
-            const MoveList moves(pos);
-            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
-            pos.do_move(*(moves.begin() + rng.next() % moves.size()), states[ply]);
-            int score = material(pos);
-            for (Color c : {WHITE, BLACK})
-                for (PieceType pt = PAWN; pt <= ROOK; ++pt)
-                    score += (c == WHITE ? 1 : -1) * value[pt] * pos.in_hand(c, pt);
-            data.push_back(PackedPosition::pack(pos, score, 0.5));
-        }
-    }
+    random_games(
+        61, 80,
+        [](int g) -> const Variant& { return *find_variant(g % 2 ? "makrukhouse" : "sittuyin"); },
+        [&](const Position& pos) {
+            data.push_back(PackedPosition::pack(pos, material_with_hands(pos), 0.5));
+            return data.size() < 14000;
+        });
     const size_t withHand = size_t(std::count_if(data.begin(), data.end(), [](const auto& p) {
         return p.piece_count() > popcount(p.occupancy);
     }));
@@ -616,22 +633,12 @@ TEST_CASE("promoted mets: added they score as before, learn what a promoted met 
     // met worth a pawn (what it gives the other side when taken), each position with a
     // promoted met beside its twin where those mets are dropped ones (unmarked, worth a
     // met): a net that sees both as mets cannot fit the difference.
-    static const int value[PIECE_TYPE_NB] = {0, 100, 300, 250, 200, 500, 0, 0};
     const Variant& house = *find_variant("makrukhouse");
     std::vector<PackedPosition> data;
-    Prng rng(71);
-    while (data.size() < 14000) {
-        std::vector<StateInfo> states(121);
-        Position pos;
-        REQUIRE(!pos.set(house.startFen, house, &states[0]));
-        for (size_t ply = 1; ply < states.size(); ++ply) {
-            const MoveList moves(pos);
-            if (moves.size() == 0 || pos.outcome() != Outcome::None) break;
-            pos.do_move(*(moves.begin() + rng.next() % moves.size()), states[ply]);
-            int score = material(pos);
-            for (Color c : {WHITE, BLACK})
-                for (PieceType pt = PAWN; pt <= ROOK; ++pt)
-                    score += (c == WHITE ? 1 : -1) * value[pt] * pos.in_hand(c, pt);
+    random_games(
+        71, 120, [&](int) -> const Variant& { return house; },
+        [&](const Position& pos) {
+            int score = material_with_hands(pos);
             if (pos.promoted()) {
                 std::string fen = pos.fen();
                 fen.erase(std::remove(fen.begin(), fen.end(), '~'), fen.end());
@@ -642,11 +649,12 @@ TEST_CASE("promoted mets: added they score as before, learn what a promoted met 
             }
             for (Bitboard b = pos.promoted(); b;) {
                 const Square s = pop_lsb(b);
-                score -= (color_of(pos.piece_on(s)) == WHITE ? 1 : -1) * (value[MET] - value[PAWN]);
+                score -= (color_of(pos.piece_on(s)) == WHITE ? 1 : -1) *
+                         (MaterialValue[MET] - MaterialValue[PAWN]);
             }
             data.push_back(PackedPosition::pack(pos, score, 0.5));
-        }
-    }
+            return data.size() < 14000;
+        });
     const auto marked = [](const PackedPosition& p) {
         bool any = false;
         p.for_each_piece([&](Piece, Square, bool promoted) { any |= promoted; });
