@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdlib>
+#include <iomanip>
 #include <iterator>
 #include <sstream>
 
@@ -548,6 +549,7 @@ Value evaluate(const Position& pos, const nnue::Network* net) {
 
 std::string trace(const Position& pos, const nnue::Network* net, const std::string& netName) {
     std::ostringstream os;
+    os << std::fixed << std::setprecision(2); // pawns to the hundredth, as Stockfish writes them
     auto white = [&](Value v) { return (pos.side_to_move() == WHITE ? v : -v) / 100.0; };
     const bool byNet = by_net(pos, net);
     if (byNet)

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <memory>
 #include <random>
+#include <regex>
 
 using namespace enginetest;
 using namespace khun;
@@ -531,6 +532,11 @@ TEST_CASE("nnue: each game evaluates with its own built-in net, a net file with 
     CHECK(eval::trace(e.position(), e.net(), e.net_name())
               .find("; " + nnue::embedded_name(GameNet::Asean) + ")") != std::string::npos);
     const std::string asean = trace(e);
+    // Each of its three scores in pawns to the hundredth, as Stockfish writes them: a
+    // round score keeps its zeros (+0.40, not +0.4).
+    const std::regex scoreLine(R"((NNUE|Hand-written|Final) evaluation: [+-]\d+\.\d\d \()");
+    CHECK(std::distance(std::sregex_iterator(asean.begin(), asean.end(), scoreLine),
+                        std::sregex_iterator()) == 3);
     // Makruk's net scores the same asean position otherwise. (From fresh sums: a
     // position's kept accumulators belong to the one net that evaluates it.)
     auto score = [&](GameNet g) {
