@@ -6,7 +6,9 @@ Every move an engine plays is sent to the oracle as `usermove`; "Illegal move" l
 game for the engine that played it. Before each move the oracle is asked to `go` at depth 1
 (then `undo`): a CECP engine that knows the game answers a finished game with its result
 instead of a move (Fairy-Stockfish does for mate, stalemate, the count and repetition,
-which is how pychess.org ends them). The referee keeps the clocks (a flag loses), forfeits
+which is how pychess.org ends them). Khun answers mate and stalemate so, and leaves the
+draws by rule to the GUI, as Cute Chess wants; its `d` names them (`Outcome:`), and the
+referee reads that line first. The referee keeps the clocks (a flag loses), forfeits
 an engine that dies or stops answering, and draws a game that reaches --maxplies.
 
     tools/referee.py --variant makrukhouse \\
@@ -120,17 +122,33 @@ class XboardOracle(Process):
         self.send("usermove " + move)
         return not any(l.startswith(("Illegal move", "Error")) for l in self.sync())
 
-    def fen(self):
-        """The oracle's position, from `d` (Khun writes its lines as CECP comments)."""
+    def board(self):
+        """The oracle's position and, when the game is over by a rule its `d` names
+        (Khun's `Outcome: 1/2-1/2 {counting rule}`), (result, reason); else None. Khun
+        writes its `d` lines as CECP comments."""
         self.send("d")
-        fens = [l.split("Fen: ", 1)[1] for l in self.sync() if l.lstrip("# ").startswith("Fen: ")]
-        if not fens:
+        fen, ended = None, None
+        for l in self.sync():
+            l = l.lstrip("# ")
+            if l.startswith("Fen: ") and fen is None:
+                fen = l.split("Fen: ", 1)[1]
+            elif l.startswith("Outcome: ") and ended is None:
+                result, _, reason = l.split("Outcome: ", 1)[1].partition(" ")
+                if result in ("1-0", "0-1", "1/2-1/2"):
+                    ended = result, reason.strip("{} ") or "game over"
+        if fen is None:
             raise EngineError("the oracle does not show its position (d)")
-        return fens[0]
+        return fen, ended
+
+    def fen(self):
+        return self.board()[0]
 
     def result(self):
         """(result, reason) when the game is over, else None."""
-        before = self.fen()
+        before, ended = self.board()
+        # Mates and stalemates come from `go` below, in the words of the CECP result line.
+        if ended and ended[0] == "1/2-1/2":
+            return ended
         self.send("go")
         line = self.until(lambda l: l.startswith(("move ", "1-0", "0-1", "1/2-1/2")), 30)[-1]
         self.send("force")

@@ -568,7 +568,15 @@ std::string Position::pretty() const {
     os << "   a   b   c   d   e   f   g   h\n\nFen: " << fen() << "\nKey: ";
     char buf[17];
     std::snprintf(buf, sizeof buf, "%016llX", static_cast<unsigned long long>(st->key));
-    os << buf << "\nCheckers: ";
+    os << buf << "\n";
+    // A game over by the rules says so, the draws included that the protocols leave to
+    // the GUI to claim (the count, the fifty-move rule, threefold repetition): a referee
+    // holding the game reads its end here.
+    if (const Outcome o = outcome(); o != Outcome::None) {
+        const char* result = khun::is_draw(o) ? "1/2-1/2" : sideToMove == WHITE ? "0-1" : "1-0";
+        os << "Outcome: " << result << " {" << outcome_name(o) << "}\n";
+    }
+    os << "Checkers: ";
     for (Bitboard b = st->checkers; b;) os << square_name(pop_lsb(b)) << ' ';
     os << "\n";
     return os.str();

@@ -72,6 +72,39 @@ TEST_CASE("game end: threefold repetition by knight shuffles", "[gameend]") {
     CHECK(engine.position().outcome() == Outcome::None);
 }
 
+// The `d` board names a finished game's result and rule, the draws the protocols leave to
+// the GUI to claim included: tools/referee.py ends its games by that line.
+TEST_CASE("game end: the board display names the result and the rule", "[gameend]") {
+    auto outcome_line = [](const Position& pos) {
+        for (const std::string& l : split(pos.pretty(), '\n'))
+            if (l.rfind("Outcome: ", 0) == 0) return l;
+        return std::string();
+    };
+    auto g = game("startpos");
+    CHECK(outcome_line(g->pos).empty());
+    for (int round = 0; round < 2; ++round)
+        for (const char* m : {"b1d2", "b8d7", "d2b1", "d7b8"}) play(*g, m);
+    CHECK(outcome_line(g->pos) == "Outcome: 1/2-1/2 {threefold repetition}");
+
+    CHECK(outcome_line(game("k7/8/1K6/8/8/8/8/7R w - - 0 1", "h1h8")->pos) ==
+          "Outcome: 1-0 {checkmate}");
+    CHECK(outcome_line(game("7k/8/8/8/8/8/6r1/K5r1 w - - 0 1")->pos) == "Outcome: 0-1 {checkmate}");
+
+    // Sittuyin: bare kings after a count (limit 32 plies) ran past its end, and the fifty-move
+    // rule; the same kings with the count still running play on.
+    const Variant& sittuyin = *find_variant("sittuyin");
+    std::string err;
+    auto kings = [&](const std::string& counters) {
+        auto k = Game::make("8/8/8/8/8/8/k1K5/8[] w - " + counters, {}, sittuyin, err);
+        INFO(counters << ": " << err);
+        REQUIRE(k);
+        return outcome_line(k->pos);
+    };
+    CHECK(kings("32 90 206") == "Outcome: 1/2-1/2 {counting rule}");
+    CHECK(kings("- 100 206") == "Outcome: 1/2-1/2 {fifty-move rule}");
+    CHECK(kings("32 20 206").empty());
+}
+
 TEST_CASE("game end: repetitions after a pawn move count from there", "[gameend]") {
     // The start position occurs twice, then a pawn moves: the new position needs three
     // occurrences of its own.
