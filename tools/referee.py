@@ -84,6 +84,14 @@ class UciPlayer(Process):
         return words[1], used
 
 
+def split_result(text):
+    """(result, reason) from a result line, `1/2-1/2 {counting rule}`; None if it is not one."""
+    result, _, reason = text.partition(" ")
+    if result not in ("1-0", "0-1", "1/2-1/2"):
+        return None
+    return result, reason.strip("{} ") or "game over"
+
+
 class XboardOracle(Process):
     """The game's rules, from a CECP engine in force mode."""
 
@@ -133,9 +141,7 @@ class XboardOracle(Process):
             if l.startswith("Fen: ") and fen is None:
                 fen = l.split("Fen: ", 1)[1]
             elif l.startswith("Outcome: ") and ended is None:
-                result, _, reason = l.split("Outcome: ", 1)[1].partition(" ")
-                if result in ("1-0", "0-1", "1/2-1/2"):
-                    ended = result, reason.strip("{} ") or "game over"
+                ended = split_result(l.split("Outcome: ", 1)[1])
         if fen is None:
             raise EngineError("the oracle does not show its position (d)")
         return fen, ended
@@ -154,8 +160,7 @@ class XboardOracle(Process):
         self.send("force")
         if not line.startswith("move "):
             self.sync()
-            result, _, reason = line.partition(" ")
-            return result, reason.strip("{} ") or "game over"
+            return split_result(line)
         # Take the oracle's move back, if it made it: Fairy-Stockfish writes `move` before
         # it plays the move on its board, and a search that ends before `go` has returned
         # leaves the board as it was.
