@@ -24,6 +24,7 @@ Only the standard library: the data is binned by (material, score) and the fits 
 Nelder-Mead, which is fast enough for a few hundred thousand positions.
 
 usage: tools/wdl_fit.py DATA.txt [DATA2.txt ...] [--mlo 10] [--mhi 64] [--horizon 40]
+                        [--model A3 A2 A1 A0 B3 B2 B1 B0]
 """
 
 import argparse
@@ -164,6 +165,10 @@ def main():
     ap.add_argument('--min-decisive', type=int, default=300,
                     help='decisive games a material range needs for its own (a, b) fit')
     ap.add_argument('--vbin', type=int, default=4, help='scores are binned to this width')
+    ap.add_argument('--model', type=float, nargs=8, metavar='C',
+                    help="also score a fitted model on the data: a's four coefficients, then "
+                    "b's, as src/eval/wdl.cpp lists them (the check that a new net's games "
+                    "still fit the model: its -log L against the fresh fit's)")
     args = ap.parse_args()
 
     bins, counted, total = read(args.data, args.vbin)
@@ -234,6 +239,11 @@ def main():
             w, d, l = probs(v, a, b)
             s -= cw * math.log(max(w, 1e-12)) + cd * math.log(d) + cl * math.log(max(l, 1e-12))
         return s
+
+    if args.model:
+        given = total_nll(args.model)
+        print(f'\nthe given model: -log L {given:.1f} over {fitted} positions '
+              f'({given / fitted:.5f} a position)')
 
     start = pa + pb
     nll0 = total_nll(start)
