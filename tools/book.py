@@ -6,17 +6,23 @@ The pair's result then measures the engines, and fewer games are drawn than from
 balanced openings (issue #81).
 
     python3 tools/book.py --engine build/khun --openings openings.epd --plies 6 \\
-        --nodes 200000 --band 280 400 --count 200 --seed 3 --jobs 2 --out book.epd
+        --nodes 200000 --band 280 400 --playout 20000 --count 200 --seed 3 --jobs 2 \\
+        --out book.epd
 
-(books/makruk-unbalanced.epd's band; docs/tuning.md, "Unbalanced openings", says how
-the band was chosen.)
+(books/makruk-unbalanced.epd's settings; docs/tuning.md, "Unbalanced openings", says how
+the band and the playout were chosen.)
 
 Each candidate is the start position (or a line of --openings, chosen at random) after
 --plies random legal moves (from the engine's `go perft 1`); a candidate whose game is
 over (no legal move) is skipped. The engine (Threads 1, Hash 16, a new game each time)
 searches it to --nodes; the last `score cp` of its `info` lines, from the side to move,
 is turned to White's view, and the candidate is kept when the absolute score lies within
---band LO HI (centipawns, both ends included; a mate score is outside any band). The
+--band LO HI (centipawns, both ends included; a mate score is outside any band). With
+--playout NODES a position in the band is kept only when the side the score puts ahead
+wins a game the engine then plays against itself from it at NODES a move (a new game;
+the rules end it as `d`'s Outcome line names them, and --playout-plies, default 400, is a
+draw): positions where being ahead is not enough to win, mostly bare material that the
+count draws, are the ones an unbalanced book has least use for. The
 kept positions, without repeats (by FEN), are written to --out as EPD lines (board, side,
 castling, en passant, `hmvc H; fmvn F;`), in the candidates' order, which depends only on
 --seed: candidate i draws its moves from its own generator, seeded with (seed, i), so
@@ -24,7 +30,7 @@ castling, en passant, `hmvc H; fmvn F;`), in the candidates' order, which depend
 book. It stops after --count positions, or after --max-candidates candidates.
 
 A progress line goes to stderr; the last line on stdout says how many positions were
-written out of how many candidates. Exit status 0; 2 for bad arguments or an unreadable
+written out of how many candidates (and, with --playout, how many were in the band). Exit status 0; 2 for bad arguments or an unreadable
 --openings file (a one-line error); 1 when the engine fails. Python 3 standard library
 only.
 """
@@ -35,7 +41,7 @@ import sys
 import threading
 
 from engine_process import EngineError, EngineProcess
-from referee import read_openings
+from referee import read_openings, split_result
 
 TIMEOUT = 60.0  # seconds an engine may stay silent
 
@@ -71,11 +77,23 @@ class Engine(EngineProcess):
         # "b5b6m: 1" per legal move, then "Nodes searched: N" (as tests/bot/games.py).
         return sorted(l.split(": ")[0] for l in lines[:-1] if l.split(": ")[-1].isdigit())
 
-    def fen(self):
+    def board(self):
+        """The current position's FEN and, when its game is over by the rules, the result
+        `d` names (Khun's `Outcome: 1-0 {checkmate}`: "1-0", "0-1" or "1/2-1/2"), else None."""
         self.send("d")
-        line = self.until(lambda l: l.startswith("Fen: "))[-1]
-        self.sync()  # the rest of `d`
-        return line[len("Fen: "):]
+        self.send("isready")
+        fen, result = None, None
+        for line in self.until(lambda l: l == "readyok"):
+            if line.startswith("Fen: "):
+                fen = line[len("Fen: "):]
+            elif line.startswith("Outcome: "):
+                result = split_result(line[len("Outcome: "):])[0]
+        if fen is None:
+            raise EngineError("%s does not show its position (d)" % self.name)
+        return fen, result
+
+    def fen(self):
+        return self.board()[0]
 
     def search(self, nodes):
         """The lines of a search of the current position to `nodes`, bestmove last."""
@@ -104,8 +122,26 @@ def white_score(engine, fen, nodes):
     return score if fen.split()[1] == "w" else -score
 
 
+def playout(engine, fen, nodes, max_plies):
+    """The result, from White's side (1, 0 or -1), of a game the engine plays against
+    itself from fen at `nodes` a move, as the rules end it (`d`'s Outcome line: mate, the
+    count, the fifty-move rule, repetition); a game that reaches max_plies is a draw."""
+    engine.send("ucinewgame")
+    moves = []
+    while True:
+        engine.position(fen, moves)
+        result = engine.board()[1]
+        if result:
+            return {"1-0": 1, "0-1": -1}.get(result, 0)
+        if len(moves) >= max_plies:
+            return 0
+        moves.append(engine.search(nodes)[-1].split()[1])
+
+
 def candidate(engine, index, args, openings):
-    """Candidate index: (fen, White's score), or None when its game is over."""
+    """Candidate index: (fen, White's score, kept), or None when its game is over. kept:
+    the score lies in the band and, with --playout, the side it puts ahead won the
+    playout."""
     rng = random.Random("%d:%d" % (args.seed, index))
     start = rng.choice(openings)
     moves = []
@@ -119,7 +155,12 @@ def candidate(engine, index, args, openings):
     if not engine.legal():
         return None
     fen = engine.fen()
-    return fen, white_score(engine, fen, args.nodes)
+    score = white_score(engine, fen, args.nodes)
+    lo, hi = args.band
+    kept = score is not None and lo <= abs(score) <= hi
+    if kept and args.playout:
+        kept = playout(engine, fen, args.playout, args.playout_plies) == (1 if score > 0 else -1)
+    return fen, score, kept
 
 
 def epd(fen):
@@ -137,9 +178,10 @@ class Book:
         self.args = args
         self.lock = threading.Lock()
         self.next = 0
-        self.results = {}   # index -> (fen, score) or None
+        self.results = {}   # index -> (fen, score, kept) or None
         self.done = 0       # candidates 0 .. done-1 all have results
         self.kept = []      # their fens in the band, without repeats, in order
+        self.in_band = 0    # candidates whose score is in the band, played out or not
         self.seen = set()
         self.error = None
 
@@ -159,8 +201,9 @@ class Book:
             while self.done in self.results:
                 r = self.results.pop(self.done)
                 self.done += 1
-                if (r and r[1] is not None and lo <= abs(r[1]) <= hi
-                        and r[0] not in self.seen and len(self.kept) < self.args.count):
+                if r and r[1] is not None and lo <= abs(r[1]) <= hi:
+                    self.in_band += 1
+                if r and r[2] and r[0] not in self.seen and len(self.kept) < self.args.count:
                     self.seen.add(r[0])
                     self.kept.append(r[0])
             print("\rbook: %d of %d positions, %d candidates" % (
@@ -193,6 +236,11 @@ def main(argv=None):
     ap.add_argument("--nodes", type=int, default=200000, help="nodes a search")
     ap.add_argument("--band", type=int, nargs=2, metavar=("LO", "HI"), default=[80, 150],
                     help="centipawns, White's score's absolute value")
+    ap.add_argument("--playout", type=int, metavar="NODES",
+                    help="keep only positions the side ahead wins, the engine playing itself "
+                    "at NODES a move")
+    ap.add_argument("--playout-plies", type=int, default=400,
+                    help="a playout this long is a draw")
     ap.add_argument("--count", type=int, default=100, help="positions to write")
     ap.add_argument("--max-candidates", type=int, help="default: 100 x --count")
     ap.add_argument("--seed", type=int, default=1)
@@ -208,6 +256,8 @@ def main(argv=None):
             raise ValueError("bad --band %d %d: 0 <= LO <= HI please" % (lo, hi))
         if args.plies < 0 or args.nodes < 1 or args.count < 1 or args.jobs < 1:
             raise ValueError("--plies must be >= 0; --nodes, --count and --jobs >= 1")
+        if args.playout is not None and (args.playout < 1 or args.playout_plies < 1):
+            raise ValueError("--playout and --playout-plies must be >= 1")
         if args.max_candidates is None:
             args.max_candidates = 100 * args.count
         if args.max_candidates < 1:
@@ -236,8 +286,9 @@ def main(argv=None):
     except OSError as e:
         print("book: " + str(e), file=sys.stderr)
         return 2
-    print("book: %d positions out of %d candidates written to %s" % (
-        len(book.kept), book.done, args.out))
+    played = (", %d in the band" % book.in_band) if args.playout else ""
+    print("book: %d positions out of %d candidates%s written to %s" % (
+        len(book.kept), book.done, played, args.out))
     return 0
 
 
