@@ -135,7 +135,10 @@ def playout(engine, fen, nodes, max_plies):
             return {"1-0": 1, "0-1": -1}.get(result, 0)
         if len(moves) >= max_plies:
             return 0
-        moves.append(engine.search(nodes)[-1].split()[1])
+        move = engine.search(nodes)[-1].split()[1]
+        if move in ("(none)", "0000"):  # an engine whose `d` does not name the end
+            raise EngineError("%s has no move, and its `d` no Outcome line" % engine.name)
+        moves.append(move)
 
 
 def candidate(engine, index, args, openings):
