@@ -92,6 +92,20 @@ def split_result(text):
     return result, reason.strip("{} ") or "game over"
 
 
+def read_board(lines):
+    """(FEN, (result, reason) or None) from Khun's `d` lines: its `Fen:` line and, when the
+    game is over by a rule, its `Outcome: 1/2-1/2 {counting rule}` line. CECP's comment
+    marks ("# ") are dropped; the FEN is None when no line gives it."""
+    fen, ended = None, None
+    for l in lines:
+        l = l.lstrip("# ")
+        if l.startswith("Fen: ") and fen is None:
+            fen = l.split("Fen: ", 1)[1]
+        elif l.startswith("Outcome: ") and ended is None:
+            ended = split_result(l.split("Outcome: ", 1)[1])
+    return fen, ended
+
+
 class XboardOracle(Process):
     """The game's rules, from a CECP engine in force mode."""
 
@@ -135,13 +149,7 @@ class XboardOracle(Process):
         (Khun's `Outcome: 1/2-1/2 {counting rule}`), (result, reason); else None. Khun
         writes its `d` lines as CECP comments."""
         self.send("d")
-        fen, ended = None, None
-        for l in self.sync():
-            l = l.lstrip("# ")
-            if l.startswith("Fen: ") and fen is None:
-                fen = l.split("Fen: ", 1)[1]
-            elif l.startswith("Outcome: ") and ended is None:
-                ended = split_result(l.split("Outcome: ", 1)[1])
+        fen, ended = read_board(self.sync())
         if fen is None:
             raise EngineError("the oracle does not show its position (d)")
         return fen, ended

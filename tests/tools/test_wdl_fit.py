@@ -16,7 +16,8 @@ TOOLS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "to
 sys.path.insert(0, TOOLS)
 from wdl_fit import ANCHOR, poly, probs  # noqa: E402
 
-# The makruk net's fit (src/eval/wdl.cpp), a's cubic then b's.
+# The model the games are drawn from, a's cubic then b's: any model in the range Khun's
+# fits take (these are the values of the makruk net's fit when this test was written).
 AS = [-89.3675, 729.3600, -1052.0544, 769.5647]
 BS = [78.6579, -3.8689, -15.0861, 174.0286]
 MATERIALS = (16, 24, 32, 40, 48, 56, 64)
