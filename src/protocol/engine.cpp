@@ -256,7 +256,7 @@ void Engine::new_game() {
 }
 
 Engine::Thought Engine::think(search::Limits limits) {
-    Thought t{Move::none(), VALUE_ZERO, 0};
+    Thought t{Move::none(), VALUE_ZERO, 0, 0};
     search::Listener l;
     l.info = [&t](const search::Info& i) {
         if (i.multipv == 1 && i.bound == search::BOUND_EXACT) t.score = i.score, t.depth = i.depth;
@@ -267,6 +267,7 @@ Engine::Thought Engine::think(search::Limits limits) {
     limits.start = search::now();
     go(limits, l);
     wait();
+    t.nodes = searcher->nodes();
     return t;
 }
 

@@ -85,6 +85,9 @@ class Worker {
         drawScore[~root.side_to_move()] = VALUE_DRAW + ct;
         nodes = 0;
         tbHits = 0;
+        // The limit's checks count from this search's first node: a count left over from
+        // the last search would move where a `go nodes` search stops.
+        callsCnt = 0;
         completedDepth = 0;
         lastReported = Move::none();
         selDepth = 0;

@@ -75,8 +75,9 @@ class Engine {
     // A silent, blocking search of the current position (self-play, tools).
     struct Thought {
         Move best;
-        Value score; // for the side to move
-        int depth;   // of the last complete iteration that gave `score`
+        Value score;    // for the side to move
+        int depth;      // of the last complete iteration that gave `score`
+        uint64_t nodes; // searched, where the search stopped
     };
     Thought think(search::Limits limits);
 
