@@ -248,10 +248,11 @@ std::string material_of(const Position& pos) {
     return v ? v->m->name : std::string();
 }
 
-std::optional<Probe> probe(const Position& pos, bool build) {
+std::optional<Probe> probe(const Position& pos, bool build, TableSet allowed) {
     auto v = view_of(pos);
     if (!v) return std::nullopt;
     const Material& m = *v->m;
+    if (!(allowed >> m.id & 1)) return std::nullopt;
     const uint8_t* t = build ? ensure(m.id) : registry().data[m.id].load(std::memory_order_acquire);
     if (!t) return std::nullopt;
     if (v->strongToMove) {
@@ -364,6 +365,23 @@ const std::vector<std::string>& materials() {
         return v;
     }());
     return names;
+}
+
+namespace {
+
+TableSet with_dependencies(const Material& m) {
+    TableSet s = TableSet(1) << m.id;
+    for (int i = 0; i < m.n; ++i)
+        if (m.sub[i] >= 0) s |= with_dependencies(all_materials()[m.sub[i]]);
+    return s;
+}
+
+} // namespace
+
+TableSet tables_of(const std::string& material) {
+    static_assert(TableCount <= 32, "a TableSet holds a bit per table");
+    const Material* m = find_material(material);
+    return m ? with_dependencies(*m) : 0;
 }
 
 bool load(const std::string& material) {

@@ -5,6 +5,7 @@
 #include "khun/search/search_params.h"
 
 #include <algorithm>
+#include <set>
 
 namespace khun::protocol {
 
@@ -166,22 +167,41 @@ Engine::~Engine() {
     if (tbLoader.joinable()) tbLoader.join();
 }
 
-// Near a bare-king ending, load (or build) the tables the search will meet, in the
-// background: the first build of a table takes about a second, which the clock must not
-// pay. The search probes only tables already in memory.
-void Engine::warm_tablebases() {
-    const Position& pos = game->pos;
-    if (pos.pieces(PAWN) || !pos.variant().bareKingTables || pos.pieces(AIWOK)) return;
-    std::vector<std::string> wanted;
-    static const char Letters[] = " PNSMRAK";
+// The tables a search from pos may meet: where one side has at most two men besides its
+// king and the other at most four, every ending of one or two of the stronger side's men
+// (a pawn as the met it promotes to) against a bare king. A search that captures the
+// last pieces of a side reaches them; a search from further away hardly does.
+static std::vector<std::string> wanted_tables(const Position& pos) {
+    std::set<std::string> wanted;
+    if (!pos.variant().bareKingTables) return {};
     for (Color strong : {WHITE, BLACK}) {
-        const int n = pos.count(strong) - 1;
-        if (n < 1 || n > 2 || pos.count(~strong) > 3) continue;
-        std::string m = "K";
-        for (Bitboard b = pos.pieces(strong) & ~pos.pieces(KING); b;)
-            m += Letters[type_of(pos.piece_on(pop_lsb(b)))];
-        wanted.push_back(m + "K");
+        if (pos.count(~strong) > 3 || pos.count(strong) > 5) continue;
+        std::string men;
+        for (Bitboard b = pos.pieces(strong) & ~pos.pieces(KING); b;) {
+            const PieceType t = type_of(pos.piece_on(pop_lsb(b)));
+            if (t == PAWN || t == MET)
+                men += 'M';
+            else if (t == KHON)
+                men += 'S';
+            else if (t == KNIGHT)
+                men += 'N';
+            else if (t == ROOK)
+                men += 'R';
+        }
+        for (size_t i = 0; i < men.size(); ++i) {
+            wanted.insert(std::string("K") + men[i] + "K");
+            for (size_t j = i + 1; j < men.size(); ++j)
+                wanted.insert(std::string("K") + men[i] + men[j] + "K");
+        }
     }
+    return {wanted.begin(), wanted.end()};
+}
+
+// Under a clock, load (or build) those tables in the background: the first build of a
+// table takes about a second, which the clock must not pay. The search probes only tables
+// already in memory.
+void Engine::warm_tablebases() {
+    const std::vector<std::string> wanted = wanted_tables(game->pos);
     if (wanted.empty() || loadingTables) return;
     if (tbLoader.joinable()) tbLoader.join();
     loadingTables = true;
@@ -191,14 +211,18 @@ void Engine::warm_tablebases() {
     });
 }
 
-// The blocking searches (bench, the tools): a table that arrived part-way through a search
-// would change its result with the machine's speed, so they wait for the tables first.
-// A loader the last `go` started may still run (on a busy machine it has often not even
-// begun): warm_tablebases would see it and start none for this position, so it ends first.
-void Engine::load_tablebases() {
+// The searches that must give the same result on any machine (those no clock stops, the
+// tools): a table that arrived part-way through a search would change its result with
+// the machine's speed, so they load the tables first, and get the set they may probe.
+// A loader the last `go` started may still run; it ends first.
+eval::tb::TableSet Engine::load_tablebases() {
     if (tbLoader.joinable()) tbLoader.join();
-    warm_tablebases();
-    if (tbLoader.joinable()) tbLoader.join();
+    eval::tb::TableSet tables = 0;
+    for (const std::string& m : wanted_tables(game->pos)) {
+        eval::tb::load(m);
+        tables |= eval::tb::tables_of(m);
+    }
+    return tables;
 }
 
 void Engine::set_variant(const Variant& v) {
@@ -241,7 +265,15 @@ void Engine::go(search::Limits limits, search::Listener listener) {
     finish();
     search::Options so = current.search;
     so.network = network();
-    warm_tablebases();
+    // A search no clock stops (go nodes, go depth, bench) is a function of its position,
+    // its limits and what this game taught the search: it waits for its tables and probes
+    // only those, not the ones earlier games happened to load.
+    const bool clocked = limits.use_time(WHITE) || limits.use_time(BLACK) || limits.movetime ||
+                         limits.infinite || limits.ponder;
+    if (clocked)
+        warm_tablebases();
+    else
+        so.tables = load_tablebases();
     searcher->start(game->pos, limits, so, std::move(listener));
 }
 
@@ -262,7 +294,7 @@ Engine::Thought Engine::think(search::Limits limits) {
         if (i.multipv == 1 && i.bound == search::BOUND_EXACT) t.score = i.score, t.depth = i.depth;
     };
     l.bestmove = [&t](Move best, Move) { t.best = best; };
-    // The tools (datagen, analyse) reproduce a run from its seed.
+    // The tools (datagen, analyse) reproduce a run from its seed, also under a clock.
     load_tablebases();
     limits.start = search::now();
     go(limits, l);
@@ -274,9 +306,7 @@ Engine::Thought Engine::think(search::Limits limits) {
 uint64_t Engine::search_nodes(const std::string& fen, int depth, search::Listener listener) {
     if (auto err = set_position(fen, {})) return 0;
     search::Limits limits;
-    limits.depth = depth;
-    // Bench is the build's signature.
-    load_tablebases();
+    limits.depth = depth; // no clock: go() loads the tables (bench is the build's signature)
     limits.start = search::now();
     go(limits, std::move(listener));
     wait();

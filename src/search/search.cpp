@@ -37,10 +37,10 @@ void tunables_changed() { init_reductions(); }
 
 // The exact value of a bare-king ending from the tables, under the running count;
 // VALUE_NONE when the tables do not answer (not covered, or not loaded yet).
-[[nodiscard]] static Value tb_value(const Position& pos, int ply) {
+[[nodiscard]] static Value tb_value(const Position& pos, int ply, eval::tb::TableSet tables) {
     // Pawnless first: the common case costs one test. The tables hold makruk's rules.
     if (pos.pieces(PAWN) || !pos.variant().bareKingTables) return VALUE_NONE;
-    auto p = eval::tb::probe(pos, false);
+    auto p = eval::tb::probe(pos, false, tables);
     if (!p) return VALUE_NONE;
     switch (eval::tb::counted(*p, pos)) {
     case eval::tb::Probe::Win: return mate_in(ply + 2 * p->moves - 1);
@@ -182,7 +182,7 @@ Value Worker::enter_node(Stack* ss, Value& alpha, Value& beta, int depth, NodeEn
         // Karouk: standing pat ignores a check that would win at once.
         if (Qs && pos.variant().firstCheckWins && !ss->inCheck && has_checking_move(pos))
             return mate_in(ss->ply + 1);
-        if (Value v = tb_value(pos, ss->ply); v != VALUE_NONE) {
+        if (Value v = tb_value(pos, ss->ply, searcher.options.tables); v != VALUE_NONE) {
             tbHits.fetch_add(1, std::memory_order_relaxed);
             return v;
         }

@@ -12,7 +12,8 @@
 namespace khun::search {
 // A line scored by the tables ends where the tables answered: follow them on to the mate,
 // so that the PV shows it.
-static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
+static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv,
+                                  eval::tb::TableSet tables) {
     if (!root.variant().bareKingTables || pv.empty()) return;
     std::vector<StateInfo> states(MAX_PLY + 2);
     Position p;
@@ -24,12 +25,12 @@ static void extend_pv_with_tables(const Position& root, std::vector<Move>& pv) {
     }
     StateInfo child;
     while (n < size_t(MAX_PLY)) {
-        auto here = eval::tb::probe(p, false);
+        auto here = eval::tb::probe(p, false, tables);
         if (!here || here->result == eval::tb::Probe::Draw) break;
         Move next = Move::none();
         for (Move m : MoveList(p)) {
             p.do_move(m, child);
-            auto c = eval::tb::probe(p, false);
+            auto c = eval::tb::probe(p, false, tables);
             const bool keeps =
                 c && (here->result == eval::tb::Probe::Win
                           ? c->result == eval::tb::Probe::Loss && c->moves == here->moves - 1
@@ -210,7 +211,7 @@ void Worker::report(int depth, Value alpha, Value beta) {
         info.time = elapsed;
         info.pv = rm.pv;
         if (std::abs(v) >= VALUE_MATE_IN_MAX_PLY && !pos.pieces(PAWN))
-            extend_pv_with_tables(pos, info.pv);
+            extend_pv_with_tables(pos, info.pv, searcher.options.tables);
         if (i == 0) lastReported = rm.pv[0];
         searcher.listener.info(info);
     }

@@ -27,8 +27,9 @@ TEST_CASE("bench: every position is a legal makruk position and is searched", "[
 // Bench, datagen and analyse load the tables a position needs before searching it, so
 // that their node counts do not change with the machine's load. A loader started by the
 // previous `go` may still be at work then: the next position's tables must be loaded all
-// the same. Here the earlier loader builds KRRK (from an empty, memory-only cache, so it
-// takes a while) while the next search needs KRSK, which takes as long.
+// the same. Here the earlier loader (a search under a clock loads in the background) builds
+// KRRK (from an empty, memory-only cache, so it takes a while) while the next search needs
+// KRSK, which takes as long.
 TEST_CASE("bench: a table loader still running does not keep the next position's tables out",
           "[bench][tb]") {
     const std::string savedCache = eval::tb::cache_dir();
@@ -40,7 +41,7 @@ TEST_CASE("bench: a table loader still running does not keep the next position's
         Engine e;
         REQUIRE_FALSE(e.set_position("8/8/8/4k3/8/8/8/R1R1K3 w - - 0 1", {}));
         search::Limits limits;
-        limits.depth = 1;
+        limits.movetime = 20;
         e.go(limits, {}); // starts loading KRRK in the background
         e.wait();
         e.new_game();

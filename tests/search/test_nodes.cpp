@@ -2,6 +2,7 @@
 // the searches the engine ran before: after ucinewgame, the same `go nodes` in the same
 // position searches the same nodes and gives the same move. tools/book.py relies on it: its
 // jobs hand candidates to engines in an order that timing decides.
+#include "khun/eval/tb.h"
 #include "khun/protocol/engine.h"
 
 #include <catch2/catch.hpp>
@@ -46,3 +47,20 @@ TEST_CASE("nodes: a node-limited search does not depend on the searches before i
     }
 }
 
+// Nor on the bare-king tables earlier searches left in memory: the search probes only the
+// ones its root may lead to, loaded before it starts. Here White takes Black's last three
+// men within the search's reach and comes to K+R+S against a bare king, a table the root
+// does not call for (Black has too many men): in memory or not, the search is the same.
+TEST_CASE("nodes: a search no clock stops does not depend on the tables in memory",
+          "[engine][nodes][tb]") {
+    const std::string fen = "k7/8/8/8/p1p1p3/8/8/R2SK3 w - - 0 1";
+    khun::eval::tb::unload_all();
+    Engine without;
+    const uint64_t before = without.search_nodes(fen, 9, {});
+    REQUIRE(khun::eval::tb::load("KRSK"));
+    Engine with;
+    const uint64_t after = with.search_nodes(fen, 9, {});
+    khun::eval::tb::unload_all();
+    CHECK(before > 0);
+    CHECK(before == after);
+}

@@ -29,13 +29,22 @@ struct Probe {
 // the other its king and one or two of R, S, M, N.
 bool covers(const Position& pos);
 
+// A set of tables, one bit per table (by its place in materials()).
+using TableSet = uint32_t;
+inline constexpr TableSet AllTables = ~TableSet(0);
+
+// The table of `material` ("KRSK") with those its probes may read (the smaller ones a
+// capture leads to): the tables load() loads for it. Empty for an unknown name.
+TableSet tables_of(const std::string& material);
+
 // The exact value of a covered position; nullopt when not covered (or not legal).
 // With `build` the needed tables (and the smaller ones a capture leads to) are loaded
 // from the cache, or generated and cached, which may block for seconds the first time;
 // without it only tables already in memory answer, lock-free and never blocking.
 // Thread-safe. Once loaded a probe costs one table read with the strong side to move,
-// one per legal king step (at most 8) with the bare side to move.
-std::optional<Probe> probe(const Position& pos, bool build = true);
+// one per legal king step (at most 8) with the bare side to move. A table outside
+// `allowed` does not answer.
+std::optional<Probe> probe(const Position& pos, bool build = true, TableSet allowed = AllTables);
 
 // A mate in `moves` for the side to move at counting ply `countPly` lands before the
 // count runs out: the mating move is made from ply countPly + 2*moves - 2, which must

@@ -99,7 +99,7 @@ class Engine {
     void add_options();
     void apply_sutras();
     void warm_tablebases();
-    void load_tablebases();
+    eval::tb::TableSet load_tablebases();
     std::thread tbLoader;
     std::atomic<bool> loadingTables{false};
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "khun/eval/nnue.h"
+#include "khun/eval/tb.h"
 #include "khun/rules/position.h"
 #include "khun/search/movepick.h"
 #include "khun/search/thread.h"
@@ -79,6 +80,10 @@ struct Options {
     bool analyseMode = false;
     // The net to evaluate with (games it was trained for); none: the hand-written one.
     std::shared_ptr<const nnue::Network> network;
+    // The bare-king tables the search may probe (those in memory answer): all of them
+    // under a clock; for a search no clock stops, the ones its root may lead to
+    // (Engine::go), so that it does not depend on the tables earlier games loaded.
+    eval::tb::TableSet tables = eval::tb::AllTables;
 };
 
 struct RootMove {
