@@ -27,8 +27,9 @@ kept positions, without repeats (by FEN), are written to --out as EPD lines (boa
 castling, en passant, `hmvc H; fmvn F;`), in the candidates' order, which depends only on
 --seed: candidate i draws its moves from its own generator, seeded with (seed, i), so
 --jobs (engine processes searching candidates side by side) changes the speed, not the
-book. (With --playout and two jobs, one book in four has differed from the others by a
-playout's result, which one job has not shown: not yet explained.) It stops after --count positions, or after --max-candidates candidates.
+book: a search to a node count after ucinewgame does not depend on what the engine
+searched before (Khun: tests/search/test_nodes.cpp). It stops after --count positions, or
+after --max-candidates candidates.
 
 A progress line goes to stderr; the last line on stdout says how many positions were
 written out of how many candidates (and, with --playout, how many were in the band).

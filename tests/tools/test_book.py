@@ -78,8 +78,7 @@ def main():
     # side ahead does not win when Khun plays them out again (fixed nodes from a new game
     # replay the same way), so its first positions are the plain book's winners in order.
     outp = os.path.join(work, "book-playout.epd")
-    # One job: with two, one book in four has differed in a playout (docs/log/tuning.md).
-    r = run_book(khun, openings, outp, 1, "--playout", str(PLAYOUT),
+    r = run_book(khun, openings, outp, 2, "--playout", str(PLAYOUT),
                  "--playout-plies", str(PLAYOUT_PLIES), timeout=240)
     m = re.search(r"(\d+) positions out of \d+ candidates, (\d+) in the band", r.stdout)
     if r.returncode != 0 or not m:
