@@ -6,7 +6,7 @@ The pair's result then measures the engines, and fewer games are drawn than from
 balanced openings (issue #81).
 
     python3 tools/book.py --engine build/khun --openings openings.epd --plies 6 \\
-        --nodes 200000 --band 280 400 --playout 20000 --count 200 --seed 3 --jobs 2 \\
+        --nodes 200000 --band 330 450 --playout 20000 --count 200 --seed 5 --jobs 2 \\
         --out book.epd
 
 (books/makruk-unbalanced.epd's settings; docs/tuning.md, "Unbalanced openings", says how
