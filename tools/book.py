@@ -6,11 +6,10 @@ The pair's result then measures the engines, and fewer games are drawn than from
 balanced openings (issue #81).
 
     python3 tools/book.py --engine build/khun --openings openings.epd --plies 6 \\
-        --nodes 200000 --band 330 450 --playout 20000 --count 200 --seed 5 --jobs 2 \\
-        --out book.epd
+        --nodes 200000 --band 330 450 --playout 20000 --count 200 --out book.epd
 
-(books/makruk-unbalanced.epd's settings; docs/tuning.md, "Unbalanced openings", says how
-the band and the playout were chosen.)
+(docs/tuning.md, "Unbalanced openings", has the exact command of each book in books/ and
+how its band and playout were chosen.)
 
 Each candidate is the start position (or a line of --openings, chosen at random) after
 --plies random legal moves (from the engine's `go perft 1`); a candidate whose game is
