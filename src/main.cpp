@@ -149,6 +149,18 @@ int protocol_cmd(const std::vector<std::string>&) {
     return 0;
 }
 
+// `khun uci`, `khun usi`, `khun xboard`: that dialect from the start.
+template <const char* Dialect>
+int dialect_cmd(const std::vector<std::string>& args) {
+    if (!args.empty()) {
+        std::cerr << "khun: " << Dialect << " takes no arguments (its commands come on stdin)\n";
+        return 2;
+    }
+    khun::protocol::run(std::cin, std::cout, std::string(Dialect));
+    return 0;
+}
+constexpr char Uci[] = "uci", Usi[] = "usi", XBoard[] = "xboard";
+
 int help_cmd(const std::vector<std::string>&) {
     std::cout << help();
     return 0;
@@ -171,6 +183,13 @@ const std::vector<Command>& commands() {
                "`uci` (UCI, also the default), `usi` (USI as Fairy-Stockfish\n"
                "speaks it), `xboard` (CECP / WinBoard protocol 2)"}},
          protocol_cmd},
+        {"uci|usi|xboard",
+         {{"", "the same in that protocol from the start, for a GUI that\n"
+               "names it as an argument; its handshake is answered as it comes"}},
+         nullptr},
+        {Uci, {}, dialect_cmd<Uci>},
+        {Usi, {}, dialect_cmd<Usi>},
+        {XBoard, {}, dialect_cmd<XBoard>},
         {"perft",
          {{"N [FEN]", "count the legal move sequences of length N, per root move"},
           {"N --variant V [FEN]", "the same in another game: %VARIANTS%"}},

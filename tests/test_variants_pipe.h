@@ -24,7 +24,11 @@ namespace pipetest {
 
 class Child {
   public:
-    Child() {
+    // `args`: the engine's command-line arguments (`khun xboard`), none by default.
+    explicit Child(const std::vector<std::string>& args = {}) {
+        std::vector<char*> argv{const_cast<char*>(KHUN_BINARY)};
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
         std::signal(SIGPIPE, SIG_IGN); // a dead engine must fail a check, not kill the suite
         int in[2], out[2];
         REQUIRE(pipe(in) == 0);
@@ -36,7 +40,7 @@ class Child {
             dup2(out[1], 1);
             close(in[1]);
             close(out[0]);
-            execl(KHUN_BINARY, KHUN_BINARY, static_cast<char*>(nullptr));
+            execv(KHUN_BINARY, argv.data());
             _exit(127);
         }
         close(in[0]);

@@ -8,6 +8,25 @@
 
 namespace khun::protocol {
 
+namespace {
+
+// Runs the dialect named (anything but `usi` and `xboard` is UCI) until quit or end of
+// input, first answering `firstLine` when there is one.
+void speak(const std::string& dialect, Engine& engine, std::istream& in, std::ostream& out,
+           const std::string* firstLine) {
+    auto session = [&](auto&& s) {
+        if (!firstLine || s.command(*firstLine)) s.loop(in);
+    };
+    if (dialect == "usi")
+        session(Usi(engine, out));
+    else if (dialect == "xboard")
+        session(XBoard(engine, out));
+    else
+        session(Uci(engine, out));
+}
+
+} // namespace
+
 void run(std::istream& in, std::ostream& out) {
     // Reading std::cin flushes the stream tied to it, std::cout, from this thread while a
     // search thread may be writing to it. Every reply is flushed as it is written (under
@@ -23,18 +42,15 @@ void run(std::istream& in, std::ostream& out, Engine& engine) {
         std::istringstream is(line);
         std::string first;
         if (!(is >> first)) continue;
-        if (first == "usi") {
-            Usi usi(engine, out);
-            if (usi.command(line)) usi.loop(in);
-        } else if (first == "xboard") {
-            XBoard xb(engine, out);
-            if (xb.command(line)) xb.loop(in);
-        } else {
-            Uci uci(engine, out);
-            if (uci.command(line)) uci.loop(in);
-        }
+        speak(first, engine, in, out, &line);
         return;
     }
+}
+
+void run(std::istream& in, std::ostream& out, const std::string& dialect) {
+    in.tie(nullptr); // as in run(in, out)
+    Engine engine;
+    speak(dialect, engine, in, out, nullptr);
 }
 
 } // namespace khun::protocol

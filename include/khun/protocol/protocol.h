@@ -6,6 +6,7 @@
 #include "khun/protocol/engine.h"
 
 #include <iosfwd>
+#include <string>
 
 namespace khun::protocol {
 
@@ -13,5 +14,9 @@ namespace khun::protocol {
 void run(std::istream& in, std::ostream& out);
 // The same session on an engine the caller owns (the fuzz targets reuse one).
 void run(std::istream& in, std::ostream& out, Engine& engine);
+// A session in the dialect named (`uci`, `usi` or `xboard`) from its start, before any
+// command: for a GUI set up to start the engine with its protocol's name as an argument
+// (`khun xboard`). The GUI's own handshake is then answered as it comes.
+void run(std::istream& in, std::ostream& out, const std::string& dialect);
 
 } // namespace khun::protocol
