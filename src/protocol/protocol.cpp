@@ -27,13 +27,16 @@ void speak(const std::string& dialect, Engine& engine, std::istream& in, std::os
 
 } // namespace
 
-void run(std::istream& in, std::ostream& out) {
+void run(std::istream& in, std::ostream& out, const std::string& dialect) {
     // Reading std::cin flushes the stream tied to it, std::cout, from this thread while a
     // search thread may be writing to it. Every reply is flushed as it is written (under
     // the dialect's lock), so the tie has nothing to do but race.
     in.tie(nullptr);
     Engine engine;
-    run(in, out, engine);
+    if (dialect.empty())
+        run(in, out, engine);
+    else
+        speak(dialect, engine, in, out, nullptr);
 }
 
 void run(std::istream& in, std::ostream& out, Engine& engine) {
@@ -45,12 +48,6 @@ void run(std::istream& in, std::ostream& out, Engine& engine) {
         speak(first, engine, in, out, &line);
         return;
     }
-}
-
-void run(std::istream& in, std::ostream& out, const std::string& dialect) {
-    in.tie(nullptr); // as in run(in, out)
-    Engine engine;
-    speak(dialect, engine, in, out, nullptr);
 }
 
 } // namespace khun::protocol

@@ -10,13 +10,13 @@
 
 namespace khun::protocol {
 
-// Reads commands from `in` until quit or end of input, answering on `out`.
-void run(std::istream& in, std::ostream& out);
-// The same session on an engine the caller owns (the fuzz targets reuse one).
-void run(std::istream& in, std::ostream& out, Engine& engine);
-// A session in the dialect named (`uci`, `usi` or `xboard`) from its start, before any
+// Reads commands from `in` until quit or end of input, answering on `out`. With a dialect
+// named (`uci`, `usi` or `xboard`) the session speaks it from its start, before any
 // command: for a GUI set up to start the engine with its protocol's name as an argument
-// (`khun xboard`). The GUI's own handshake is then answered as it comes.
-void run(std::istream& in, std::ostream& out, const std::string& dialect);
+// (`khun xboard`); the GUI's own handshake is then answered as it comes.
+void run(std::istream& in, std::ostream& out, const std::string& dialect = "");
+// The same session, its dialect chosen by the first command, on an engine the caller owns
+// (the fuzz targets reuse one).
+void run(std::istream& in, std::ostream& out, Engine& engine);
 
 } // namespace khun::protocol
