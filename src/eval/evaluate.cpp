@@ -477,9 +477,20 @@ int on_top(const Position& pos, int v, bool byNet) {
     // A running count that leaves too few moves to force mate pulls the score toward the
     // draw it will end in (the search sees the exact end; this gives it the way there).
     // (Under a board's-honour count, scale() has already faded it.)
-    if (pos.count_limit() && !board_honour(pos, strong)) {
-        const int left = std::max(pos.count_limit() - pos.count_ply(), 0);
-        if (left < CountingHorizon) v = v * left / CountingHorizon;
+    if (pos.count_limit()) {
+        if (!board_honour(pos, strong)) {
+            const int left = std::max(pos.count_limit() - pos.count_ply(), 0);
+            if (left < CountingHorizon) v = v * left / CountingHorizon;
+        }
+    } else if (pos.rule50() > ProgressFadeStart) {
+        // No count runs, so nothing ends a game that makes no progress: locked bia and
+        // pieces shuffling behind them can go on for hundreds of moves while the score
+        // stays the same (Khun, several pawns up, drew that way at Cute Chess's move
+        // limit). Fading the score with the plies since the last capture or pawn move
+        // makes a line that takes or pushes worth more than one that waits, as
+        // Stockfish's fifty-move fade does.
+        const int idle = std::min(pos.rule50() - ProgressFadeStart, ProgressFadeMax);
+        v = v * (ProgressFadeSpan - idle) / ProgressFadeSpan;
     }
     return v;
 }

@@ -16,7 +16,8 @@ using namespace testutil;
 
 namespace {
 
-// Board turned 180 degrees, colours and side to move swapped; a running count kept.
+// Board turned 180 degrees, colours and side to move swapped; a running count or the
+// halfmove clock kept.
 std::string rotate_fen(const std::string& fen) {
     auto f = words(fen);
     std::string board = f[0];
@@ -26,8 +27,10 @@ std::string rotate_fen(const std::string& fen) {
             c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
                                                             : char(std::toupper(c));
     const bool counting = f.size() >= 5 && f[3] != "-" && f[3] != "0";
-    return board + (f[1] == "w" ? " b" : " w") + (counting ? " - " + f[3] + " " + f[4] : " - - 0") +
-           " 1";
+    // The halfmove clock too: the score fades with it (the progress fade).
+    const std::string clock = f.size() >= 5 ? f[4] : "0";
+    return board + (f[1] == "w" ? " b" : " w") +
+           (counting ? " - " + f[3] + " " + f[4] : " - - " + clock) + " 1";
 }
 
 } // namespace
@@ -90,6 +93,44 @@ TEST_CASE("eval: a count running out pulls the score toward the draw", "[eval]")
     const int bLittle = khun::eval::evaluate(game(bare + " - 32 22 30")->pos);
     INFO(bNone << " " << bLittle);
     CHECK(std::abs(bLittle - bNone * 10 / 40) <= 2); // 10 plies left of the last 40
+}
+
+TEST_CASE("eval: with no count running a score fades with the plies since a capture or pawn "
+          "move",
+          "[eval]") {
+    init();
+    // Locked bia, White a ruea up (a game Khun drew at the move limit, shuffling): the
+    // same placement after 0, 16, 80, 144 and 400 plies without a capture or pawn move.
+    const std::string board = "8/8/3k4/1p1p4/1P1P4/3K4/8/R7 ";
+    auto at = [&](const char* side, int clock) {
+        return khun::eval::evaluate(
+            game(board + side + " - - " + std::to_string(clock) + " 100")->pos);
+    };
+    const int v0 = at("w", 0), v16 = at("w", 16), v80 = at("w", 80), v144 = at("w", 144),
+              v400 = at("w", 400);
+    INFO(v0 << " " << v16 << " " << v80 << " " << v144 << " " << v400);
+    CHECK(v0 > 200);
+    CHECK(v16 == v0); // a few waiting moves cost nothing
+    CHECK(v80 < v16);
+    CHECK(v80 > v0 / 2);
+    CHECK(std::abs(v144 - v0 / 2) <= 2); // half at most ...
+    CHECK(v400 == v144);                 // ... however long it waits
+    // The side behind sees the same fade from its side.
+    const int b0 = at("b", 0), b144 = at("b", 144);
+    INFO(b0 << " " << b144);
+    CHECK(b0 < -200);
+    CHECK(std::abs(b144 - b0 / 2) <= 2);
+    // So does the net's score.
+    const auto net = khun::nnue::embedded(khun::GameNet::Makruk);
+    REQUIRE(net);
+    const auto byNet = [&](int clock) {
+        return khun::eval::evaluate(game(board + "w - - " + std::to_string(clock) + " 100")->pos,
+                                    net.get());
+    };
+    const int n0 = byNet(0), n144 = byNet(144);
+    INFO(n0 << " " << n144);
+    CHECK(n0 > 200);
+    CHECK(std::abs(n144 - n0 / 2) <= 2);
 }
 
 TEST_CASE("eval: pawnless edges and mets against a bare king are scaled toward the draw",
@@ -157,7 +198,7 @@ namespace {
 
 // The score for the side to move from the tuner's trace: the tapered sum of feature
 // counts times the game's weights, scaled for the side ahead (what evaluate() gives with
-// pawns on the board and no count).
+// pawns on the board, no count and no fade for want of progress).
 long traced_score(const khun::Position& pos) {
     int16_t coef[khun::eval::PARAM_NB] = {};
     khun::eval::trace_terms(pos, coef);
@@ -177,7 +218,8 @@ long traced_score(const khun::Position& pos) {
 
 TEST_CASE("eval: the score is the weighted sum of the traced features, cached or not", "[eval]") {
     // evaluate() caches the pawn-only terms by pawn structure; the tuner's trace counts
-    // every term afresh. With pawns on the board and no count running, the two agree,
+    // every term afresh. With pawns on the board, no count running and the progress fade
+    // not begun, the two agree,
     // whichever positions came before.
     init();
     std::mt19937 rng(777);
@@ -188,7 +230,8 @@ TEST_CASE("eval: the score is the weighted sum of the traced features, cached or
         for (int ply = 0; ply < 140; ++ply) {
             khun::MoveList ml(g->pos);
             if (ml.size() == 0 || g->pos.outcome() != khun::Outcome::None) break;
-            if (g->pos.pieces(khun::PAWN) && !g->pos.count_limit()) {
+            if (g->pos.pieces(khun::PAWN) && !g->pos.count_limit() &&
+                g->pos.rule50() <= khun::eval::ProgressFadeStart) {
                 INFO(g->pos.fen());
                 REQUIRE(khun::eval::evaluate(g->pos) == traced_score(g->pos));
                 ++checked;
@@ -229,7 +272,7 @@ TEST_CASE("eval: the drop games score the weighted sum of their own set's traced
                 if (ml.size() == 0 || g->pos.outcome() != khun::Outcome::None) break;
                 const khun::Position& pos = g->pos;
                 if (pos.pieces(khun::WHITE, khun::PAWN) && pos.pieces(khun::BLACK, khun::PAWN) &&
-                    !pos.count_limit()) {
+                    !pos.count_limit() && pos.rule50() <= khun::eval::ProgressFadeStart) {
                     INFO(name << " " << pos.fen());
                     REQUIRE(khun::eval::evaluate(pos) == traced_score(pos));
                     if (!pos.has_king(khun::WHITE) || !pos.has_king(khun::BLACK))

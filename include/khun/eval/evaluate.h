@@ -13,6 +13,15 @@ namespace khun::eval {
 // in: the evaluation's fade, and the WDL model's (wdl.cpp), read it here.
 constexpr int CountingHorizon = 40;
 
+// Where no count runs, a score fades with the plies since the last capture or pawn move
+// (a drop counts as either): from ProgressFadeStart plies on it loses 1/ProgressFadeSpan
+// of itself a ply, ProgressFadeMax of them at most (half the score, so that a side ahead
+// still prefers its position to a trade that resets the clock at a loss). The
+// evaluation's fade; the tuner's trace leaves it out, as it leaves out the count.
+constexpr int ProgressFadeStart = 16;
+constexpr int ProgressFadeSpan = 256;
+constexpr int ProgressFadeMax = 128;
+
 // The hand-written evaluation, from the side to move's point of view.
 Value evaluate(const Position& pos);
 // The network's evaluation where `net` is given and the game is one it was trained for
