@@ -485,7 +485,7 @@ int on_top(const Position& pos, int v, bool byNet) {
     } else if (pos.rule50() > ProgressFadeStart) {
         // No count runs, so nothing ends a game that makes no progress: locked bia and
         // pieces shuffling behind them can go on for hundreds of moves while the score
-        // stays the same (Khun, several pawns up, drew that way at Cute Chess's move
+        // stays the same (Khun, a ruea up, drew that way at Cute Chess's move
         // limit). Fading the score with the plies since the last capture or pawn move
         // makes a line that takes or pushes worth more than one that waits, as
         // Stockfish's fifty-move fade does.
