@@ -27,7 +27,6 @@ std::string rotate_fen(const std::string& fen) {
             c = std::isupper(static_cast<unsigned char>(c)) ? char(std::tolower(c))
                                                             : char(std::toupper(c));
     const bool counting = f.size() >= 5 && f[3] != "-" && f[3] != "0";
-    // The halfmove clock too: the score fades with it (the progress fade).
     const std::string clock = f.size() >= 5 ? f[4] : "0";
     return board + (f[1] == "w" ? " b" : " w") +
            (counting ? " - " + f[3] + " " + f[4] : " - - " + clock) + " 1";
@@ -102,9 +101,10 @@ TEST_CASE("eval: with no count running a score fades with the plies since a capt
     // Locked bia, White a ruea up (a game Khun drew at the move limit, shuffling): the
     // same placement after 0, 16, 80, 144 and 400 plies without a capture or pawn move.
     const std::string board = "8/8/3k4/1p1p4/1P1P4/3K4/8/R7 ";
-    auto at = [&](const char* side, int clock) {
+    // Without a net evaluate() gives the hand-written score.
+    auto at = [&](const char* side, int clock, const khun::nnue::Network* net = nullptr) {
         return khun::eval::evaluate(
-            game(board + side + " - - " + std::to_string(clock) + " 100")->pos);
+            game(board + side + " - - " + std::to_string(clock) + " 100")->pos, net);
     };
     const int v0 = at("w", 0), v16 = at("w", 16), v80 = at("w", 80), v144 = at("w", 144),
               v400 = at("w", 400);
@@ -123,11 +123,7 @@ TEST_CASE("eval: with no count running a score fades with the plies since a capt
     // So does the net's score.
     const auto net = khun::nnue::embedded(khun::GameNet::Makruk);
     REQUIRE(net);
-    const auto byNet = [&](int clock) {
-        return khun::eval::evaluate(game(board + "w - - " + std::to_string(clock) + " 100")->pos,
-                                    net.get());
-    };
-    const int n0 = byNet(0), n144 = byNet(144);
+    const int n0 = at("w", 0, net.get()), n144 = at("w", 144, net.get());
     INFO(n0 << " " << n144);
     CHECK(n0 > 200);
     CHECK(std::abs(n144 - n0 / 2) <= 2);
@@ -219,8 +215,7 @@ long traced_score(const khun::Position& pos) {
 TEST_CASE("eval: the score is the weighted sum of the traced features, cached or not", "[eval]") {
     // evaluate() caches the pawn-only terms by pawn structure; the tuner's trace counts
     // every term afresh. With pawns on the board, no count running and the progress fade
-    // not begun, the two agree,
-    // whichever positions came before.
+    // not begun, the two agree, whichever positions came before.
     init();
     std::mt19937 rng(777);
     int checked = 0, again = 0;
